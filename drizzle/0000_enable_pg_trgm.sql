@@ -1,0 +1,2 @@
+-- Trigram indexes on listings need pg_trgm before any table exists.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;

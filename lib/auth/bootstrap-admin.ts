@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { config } from '../config.js';
+import { getDb, type Database } from '../db/client.js';
+import { users } from '../db/schema.js';
+import { log } from '../log.js';
+import { hashPassword, passwordMatches } from './passwords.js';
+
+export interface AdminAccount {
+  email: string;
+  password: string;
+  name: string;
+  phone: string;
+}
+
+/** Creates the SUPER_ADMIN, or makes an existing account with that e-mail one with these details. */
+export async function upsertAdmin(db: Database, account: AdminAccount): Promise<{ id: string; created: boolean }> {
+  const email = account.email.trim().toLowerCase();
+  const [existing] = await db
+    .select({ id: users.id, password: users.password, role: users.role })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`)
+    .limit(1);
+  if (existing) {
+    const samePassword = await passwordMatches(account.password, existing.password);
+    await db
+      .update(users)
+      .set({
+        role: 'SUPER_ADMIN',
+        name: account.name,
+        phone: account.phone,
+        ...(samePassword ? {} : { password: await hashPassword(account.password) }),
+      })
+      .where(sql`${users.id} = ${existing.id}`);
+    return { id: existing.id, created: false };
+  }
+  const [created] = await db
+    .insert(users)
+    .values({ email, password: await hashPassword(account.password), name: account.name, phone: account.phone, role: 'SUPER_ADMIN' })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  if (!created) return upsertAdmin(db, account);
+  return { id: created.id, created: true };
+}
+
+/** Makes sure the administrator named by ADMIN_EMAIL/ADMIN_PASSWORD exists (never changes an existing one's password). */
+export async function ensureConfiguredAdmin(): Promise<void> {
+  const admin = config().admin;
+  if (!admin) return;
+  const db = await getDb();
+  const email = admin.email.toLowerCase();
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email} and ${users.role} = 'SUPER_ADMIN'`)
+    .limit(1);
+  if (existing) return;
+  const { created } = await upsertAdmin(db, admin);
+  log.info(created ? 'created the configured administrator' : 'promoted the configured administrator', { email });
+}

@@ -1,0 +1,29 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { config } from '../config.js';
+import { log } from '../log.js';
+
+let secret: Uint8Array | undefined;
+
+/**
+ * `JWT_SECRET` is required in production. Locally a random secret is generated once and kept in
+ * `DATA_DIR`, so tokens survive restarts without any setup.
+ */
+export function jwtSecret(): Uint8Array {
+  if (secret) return secret;
+  const cfg = config();
+  if (cfg.jwtSecret) {
+    secret = new TextEncoder().encode(cfg.jwtSecret);
+    return secret;
+  }
+  if (cfg.production) throw new Error('JWT_SECRET must be set in production');
+  const file = path.join(cfg.dataDir, 'jwt-secret');
+  fs.mkdirSync(cfg.dataDir, { recursive: true });
+  if (!fs.existsSync(file)) {
+    fs.writeFileSync(file, crypto.randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    log.warn('JWT_SECRET is not set: generated a local secret', { file });
+  }
+  secret = new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
+  return secret;
+}

@@ -1,0 +1,43 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { config } from '../config.js';
+import type { Role } from '../db/schema.js';
+import { ApiError } from '../http/api-error.js';
+import { jwtSecret } from './jwt-secret.js';
+
+const ALGORITHM = 'HS256';
+
+export interface TokenSubject {
+  id: string;
+  email: string;
+  role: Role;
+}
+
+export interface TokenClaims {
+  sub: string;
+  email: string;
+  role: Role;
+}
+
+export function signToken(user: TokenSubject): Promise<string> {
+  return new SignJWT({ email: user.email, role: user.role })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setSubject(user.id)
+    .setIssuedAt()
+    .setExpirationTime(config().jwtExpiresIn)
+    .sign(jwtSecret());
+}
+
+/** Verifies signature (HS256 only) and expiry, with the spec's messages. */
+export async function verifyToken(token: string): Promise<TokenClaims> {
+  try {
+    const { payload } = await jwtVerify(token, jwtSecret(), { algorithms: [ALGORITHM] });
+    if (typeof payload.sub !== 'string' || typeof payload.email !== 'string' || typeof payload.role !== 'string') {
+      throw ApiError.unauthorized('Invalid token');
+    }
+    return { sub: payload.sub, email: payload.email, role: payload.role as Role };
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    if (error instanceof errors.JWTExpired) throw ApiError.unauthorized('Token has expired');
+    throw ApiError.unauthorized('Invalid token');
+  }
+}

@@ -1,0 +1,106 @@
+import path from 'node:path';
+
+export type DatabaseDriver = 'pglite' | 'pg' | 'neon';
+export type StorageProvider = 'local' | 'cloudinary';
+
+export interface Config {
+  port: number;
+  production: boolean;
+  onVercel: boolean;
+  trustProxy: boolean;
+  databaseUrl: string | undefined;
+  databaseUrlUnpooled: string | undefined;
+  databaseDriver: DatabaseDriver;
+  dataDir: string;
+  jwtSecret: string | undefined;
+  jwtExpiresIn: string;
+  bcryptRounds: number;
+  admin: { email: string; password: string; name: string; phone: string } | undefined;
+  allowedOrigins: string[];
+  apiBaseUrl: string;
+  storefrontUrl: string | undefined;
+  uploadDir: string;
+  storageProvider: StorageProvider;
+  imageHostFolder: string;
+  messengerApiRoot: string;
+  messengerBotToken: string | undefined;
+  messengerChannelId: string | undefined;
+  resendApiKey: string | undefined;
+  mailFrom: string;
+}
+
+const LOCAL_ORIGINS = [3000, 5173, 4173, 8080].flatMap((port) => [
+  `http://localhost:${port}`,
+  `http://127.0.0.1:${port}`,
+]);
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function chooseDriver(env: NodeJS.ProcessEnv, databaseUrl: string | undefined): DatabaseDriver {
+  const explicit = nonEmpty(env.DATABASE_DRIVER);
+  if (explicit === 'neon' || explicit === 'pg' || explicit === 'pglite') return explicit;
+  if (!databaseUrl) return 'pglite';
+  return /\.neon\.tech(:\d+)?\//.test(databaseUrl) ? 'neon' : 'pg';
+}
+
+function readBcryptRounds(env: NodeJS.ProcessEnv): number {
+  const rounds = Number(env.BCRYPT_ROUNDS ?? 12);
+  if (!Number.isInteger(rounds) || rounds < 4 || rounds > 15) return 12;
+  return rounds;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 5000) || 5000;
+  const onVercel = Boolean(env.VERCEL);
+  const databaseUrl = nonEmpty(env.DATABASE_URL);
+  const adminEmail = nonEmpty(env.ADMIN_EMAIL);
+  const adminPassword = nonEmpty(env.ADMIN_PASSWORD);
+  const storage = nonEmpty(env.STORAGE_PROVIDER);
+  return {
+    port,
+    production: env.NODE_ENV === 'production' || onVercel,
+    onVercel,
+    trustProxy: onVercel || env.TRUST_PROXY === '1',
+    databaseUrl,
+    databaseUrlUnpooled: nonEmpty(env.DATABASE_URL_UNPOOLED),
+    databaseDriver: chooseDriver(env, databaseUrl),
+    dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? '.data'),
+    jwtSecret: nonEmpty(env.JWT_SECRET),
+    jwtExpiresIn: nonEmpty(env.JWT_EXPIRES_IN) ?? '7d',
+    bcryptRounds: readBcryptRounds(env),
+    admin:
+      adminEmail && adminPassword
+        ? {
+            email: adminEmail.toLowerCase(),
+            password: adminPassword,
+            name: nonEmpty(env.ADMIN_NAME) ?? 'Administrator',
+            phone: nonEmpty(env.ADMIN_PHONE) ?? '',
+          }
+        : undefined,
+    allowedOrigins: nonEmpty(env.ALLOWED_ORIGINS)
+      ?.split(',')
+      .map((origin) => origin.trim().replace(/\/$/, ''))
+      .filter(Boolean) ?? LOCAL_ORIGINS,
+    apiBaseUrl: (nonEmpty(env.API_BASE_URL) ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    storefrontUrl: nonEmpty(env.STOREFRONT_URL)?.replace(/\/$/, ''),
+    uploadDir: path.resolve(nonEmpty(env.UPLOAD_DIR) ?? 'uploads'),
+    storageProvider: storage === 'local' || storage === 'cloudinary' ? storage : onVercel ? 'cloudinary' : 'local',
+    imageHostFolder: nonEmpty(env.IMAGE_HOST_FOLDER) ?? 'brostechnology/listings',
+    messengerApiRoot: (nonEmpty(env.MESSENGER_API_ROOT) ?? 'https://api.telegram.org').replace(/\/$/, ''),
+    messengerBotToken: nonEmpty(env.MESSENGER_BOT_TOKEN),
+    messengerChannelId: nonEmpty(env.MESSENGER_CHANNEL_ID),
+    resendApiKey: nonEmpty(env.RESEND_API_KEY),
+    mailFrom: nonEmpty(env.MAIL_FROM) ?? 'Marketplace <no-reply@example.com>',
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process configuration, read from the environment on first use. */
+export function config(): Config {
+  cached ??= readConfig();
+  return cached;
+}

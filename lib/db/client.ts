@@ -1,0 +1,76 @@
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { config, type Config } from '../config.js';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything queries can run on: the pooled database or an open transaction. */
+export type Executor = Database | Transaction;
+
+interface Connection {
+  db: Database;
+  close: () => Promise<void>;
+}
+
+let connection: Promise<Connection> | undefined;
+
+async function connectPglite(cfg: Config): Promise<Connection> {
+  const { openEmbeddedDatabase } = await import('./embedded.js');
+  const { client, release } = await openEmbeddedDatabase(cfg.dataDir);
+  const { drizzle } = await import('drizzle-orm/pglite');
+  return {
+    db: drizzle({ client, schema }) as unknown as Database,
+    close: async () => {
+      await client.close();
+      release();
+    },
+  };
+}
+
+async function connectPostgres(url: string, cfg: Config): Promise<Connection> {
+  const { default: pg } = await import('pg');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const pool = new pg.Pool({ connectionString: url, max: cfg.onVercel ? 5 : 10, idleTimeoutMillis: 10_000 });
+  pool.on('error', () => undefined);
+  if (cfg.onVercel) {
+    const { attachDatabasePool } = await import('@vercel/functions');
+    attachDatabasePool(pool);
+  }
+  return { db: drizzle({ client: pool, schema }) as unknown as Database, close: () => pool.end() };
+}
+
+async function connectNeon(url: string, cfg: Config): Promise<Connection> {
+  const { configureNeon } = await import('./neon.js');
+  const { Pool } = await configureNeon();
+  const { drizzle } = await import('drizzle-orm/neon-serverless');
+  const pool = new Pool({ connectionString: url, max: cfg.onVercel ? 5 : 10, idleTimeoutMillis: 10_000 });
+  pool.on('error', () => undefined);
+  if (cfg.onVercel) {
+    const { attachDatabasePool } = await import('@vercel/functions');
+    attachDatabasePool(pool);
+  }
+  return { db: drizzle({ client: pool, schema }) as unknown as Database, close: () => pool.end() };
+}
+
+export function connect(cfg: Config, url: string | undefined = cfg.databaseUrl): Promise<Connection> {
+  if (cfg.databaseDriver === 'pglite' || !url) return connectPglite(cfg);
+  if (cfg.databaseDriver === 'neon') return connectNeon(url, cfg);
+  return connectPostgres(url, cfg);
+}
+
+/** The shared database of this process (one pool per function instance). */
+export async function getDb(): Promise<Database> {
+  connection ??= connect(config()).catch((error: unknown) => {
+    connection = undefined;
+    throw error;
+  });
+  return (await connection).db;
+}
+
+export async function closeDb(): Promise<void> {
+  const current = connection;
+  connection = undefined;
+  if (current) await (await current).close();
+}

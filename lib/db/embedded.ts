@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
+const LOCK_FILE = 'server.lock';
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Two processes writing one PGlite folder silently lose writes, so the folder is
+ * guarded by a lock file naming the owning process; a lock whose process is gone is taken over.
+ */
+export function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(fs.readFileSync(lockPath, 'utf8'));
+      if (Number.isInteger(owner) && owner > 0 && processIsAlive(owner)) {
+        throw new Error(
+          `The embedded database in ${dataDir} is in use by process ${owner}. Stop that process first.`,
+        );
+      }
+      fs.rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not lock the embedded database in ${dataDir}.`);
+}
+
+export async function openEmbeddedDatabase(dataDir: string): Promise<{ client: PGlite; release: () => void }> {
+  const release = lockDataDir(dataDir);
+  try {
+    const client = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: { pg_trgm } });
+    return { client, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

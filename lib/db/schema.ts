@@ -1,0 +1,221 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/** Table, column and enum names follow the specification exactly (camelCase columns). */
+
+export const roleEnum = pgEnum('Role', ['SUPER_ADMIN', 'AGENT']);
+export const listingStatusEnum = pgEnum('ListingStatus', ['AVAILABLE', 'PENDING', 'SOLD', 'ARCHIVED']);
+export const syndicationStatusEnum = pgEnum('SyndicationStatus', ['PENDING', 'SUCCESS', 'FAILED']);
+export const syndicationActionEnum = pgEnum('SyndicationAction', ['NEW_POST', 'EDITED', 'DELETED']);
+
+export type Role = (typeof roleEnum.enumValues)[number];
+export type ListingStatus = (typeof listingStatusEnum.enumValues)[number];
+export type SyndicationStatus = (typeof syndicationStatusEnum.enumValues)[number];
+export type SyndicationAction = (typeof syndicationActionEnum.enumValues)[number];
+
+const createdAt = () => timestamp('createdAt', { precision: 3, withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp('updatedAt', { precision: 3, withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+export interface CustomSocial {
+  name: string;
+  url: string;
+}
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique('users_email_key'),
+  password: text('password').notNull(),
+  name: text('name').notNull(),
+  phone: text('phone').notNull().default(''),
+  role: roleEnum('role').notNull().default('AGENT'),
+  profileImage: text('profileImage'),
+  social_1: text('social_1'),
+  social_2: text('social_2'),
+  social_3: text('social_3'),
+  social_4: text('social_4'),
+  social_5: text('social_5'),
+  social_6: text('social_6'),
+  social_7: text('social_7'),
+  social_8: text('social_8'),
+  website: text('website'),
+  customSocials: jsonb('customSocials').$type<CustomSocial[]>().notNull().default([]),
+  /** Holds the SHA-256 of the 6-digit reset code, never the code itself. */
+  passwordResetToken: text('passwordResetToken'),
+  passwordResetExpires: timestamp('passwordResetExpires', { precision: 3, withTimezone: true }),
+  passwordResetAttempts: integer('passwordResetAttempts').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export type SchemaRuleType = 'string' | 'number' | 'boolean' | 'select';
+
+export interface SchemaRule {
+  field: string;
+  type: SchemaRuleType;
+  required: boolean;
+  options?: string[];
+}
+
+export const categories = pgTable('categories', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull().unique('categories_name_key'),
+  displayName: text('displayName').notNull(),
+  icon: text('icon').notNull().default(''),
+  schemaRules: jsonb('schemaRules').$type<SchemaRule[]>().notNull().default([]),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export type ListingAttributes = Record<string, string | number | boolean>;
+
+export const listings = pgTable(
+  'listings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    price: numeric('price', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+    status: listingStatusEnum('status').notNull().default('AVAILABLE'),
+    city: text('city'),
+    neighborhood: text('neighborhood'),
+    images: text('images').array().notNull().default(sql`'{}'::text[]`),
+    attributes: jsonb('attributes').$type<ListingAttributes>().notNull().default({}),
+    customTelegramCaption: text('customTelegramCaption'),
+    categoryId: uuid('categoryId')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'restrict', onUpdate: 'cascade' }),
+    agentId: uuid('agentId').references(() => users.id, { onDelete: 'set null', onUpdate: 'cascade' }),
+    viewsCount: integer('viewsCount').notNull().default(0),
+    inquiryClicks: integer('inquiryClicks').notNull().default(0),
+    stockQuantity: integer('stockQuantity').notNull().default(0),
+    commissionPercent: numeric('commissionPercent', { precision: 5, scale: 2, mode: 'number' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('listings_status_idx').on(t.status),
+    index('listings_categoryId_idx').on(t.categoryId),
+    index('listings_city_neighborhood_idx').on(t.city, t.neighborhood),
+    index('listings_agentId_createdAt_idx').on(t.agentId, t.createdAt.desc()),
+    index('listings_status_createdAt_idx').on(t.status, t.createdAt.desc()),
+    index('listings_createdAt_idx').on(t.createdAt.desc()),
+    index('listings_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    index('listings_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
+  ],
+);
+
+export const syndicationLogs = pgTable(
+  'syndication_logs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    listingId: uuid('listingId')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    platform: text('platform').notNull(),
+    status: syndicationStatusEnum('status').notNull().default('PENDING'),
+    action: syndicationActionEnum('action').notNull().default('NEW_POST'),
+    channelInfo: text('channelInfo').notNull().default(''),
+    messageId: integer('messageId'),
+    errorMessage: text('errorMessage'),
+    runAt: timestamp('runAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('syndication_logs_listingId_runAt_idx').on(t.listingId, t.runAt.desc()),
+    index('syndication_logs_runAt_idx').on(t.runAt.desc()),
+  ],
+);
+
+export const syndicationConfigs = pgTable('syndication_configs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  platform: text('platform').notNull().unique('syndication_configs_platform_key'),
+  botToken: text('botToken'),
+  channelId: text('channelId'),
+  apiKey: text('apiKey'),
+  apiSecret: text('apiSecret'),
+  isActive: boolean('isActive').notNull().default(true),
+  extraConfig: jsonb('extraConfig').$type<Record<string, unknown>>(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('userId')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    title: text('title').notNull(),
+    body: text('body'),
+    type: text('type').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    isRead: boolean('isRead').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('notifications_userId_isRead_idx').on(t.userId, t.isRead),
+    index('notifications_userId_createdAt_idx').on(t.userId, t.createdAt.desc()),
+  ],
+);
+
+export const agentCodes = pgTable(
+  'agent_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code').notNull(),
+    createdById: uuid('createdById')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    agentName: text('agentName').notNull(),
+    agentPhone: text('agentPhone').notNull().default(''),
+    role: roleEnum('role').notNull().default('AGENT'),
+    isUsed: boolean('isUsed').notNull().default(false),
+    usedById: uuid('usedById').references(() => users.id, { onDelete: 'set null', onUpdate: 'cascade' }),
+    maxUses: integer('maxUses').notNull().default(1),
+    useCount: integer('useCount').notNull().default(0),
+    revokedAt: timestamp('revokedAt', { precision: 3, withTimezone: true }),
+    expiresAt: timestamp('expiresAt', { precision: 3, withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('agent_codes_code_key').on(t.code)],
+);
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value'),
+  updatedAt: updatedAt(),
+});
+
+/** Fixed-window counters shared by every function instance. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull().default(0),
+    resetAt: timestamp('resetAt', { precision: 3, withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_resetAt_idx').on(t.resetAt)],
+);
+
+/** Cached outside lookups (such as the bot's public profile) shared across instances. */
+export const cacheEntries = pgTable('cache_entries', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  expiresAt: timestamp('expiresAt', { precision: 3, withTimezone: true }).notNull(),
+});

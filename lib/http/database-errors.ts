@@ -1,0 +1,64 @@
+import { ApiError } from './api-error.js';
+
+interface PostgresError {
+  code: string;
+  constraint?: string;
+  detail?: string;
+}
+
+function findPostgresError(error: unknown): PostgresError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth += 1) {
+    const candidate = current as { code?: unknown; cause?: unknown };
+    if (typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code)) {
+      return candidate as PostgresError;
+    }
+    current = candidate.cause;
+  }
+  return undefined;
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+
+function isConnectionFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth += 1) {
+    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown[] };
+    if (typeof candidate.code === 'string' && CONNECTION_CODES.has(candidate.code)) return true;
+    if (typeof candidate.message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(candidate.message)) return true;
+    if (Array.isArray(candidate.errors) && candidate.errors.some(isConnectionFailure)) return true;
+    current = candidate.cause;
+  }
+  return false;
+}
+
+/** Maps a database failure to the API error a client should see, or undefined when it is a bug. */
+export function databaseErrorToApiError(error: unknown): ApiError | undefined {
+  const pgError = findPostgresError(error);
+  if (pgError) {
+    switch (pgError.code) {
+      case '23505':
+        return ApiError.conflict('A record with that value already exists');
+      case '23503':
+        return pgError.detail?.includes('is still referenced')
+          ? ApiError.conflict('The record is still referenced by other records')
+          : ApiError.badRequest('A referenced record does not exist');
+      case '22P02':
+      case '22003':
+      case '22001':
+        return ApiError.badRequest('Invalid value for a field');
+      case '57P01':
+      case '57P03':
+      case '53300':
+      case '08000':
+      case '08001':
+      case '08003':
+      case '08006':
+        return new ApiError(503, 'Service unavailable');
+      default:
+        return undefined;
+    }
+  }
+  if (isConnectionFailure(error)) return new ApiError(503, 'Service unavailable');
+  return undefined;
+}

@@ -1,0 +1,123 @@
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { ApiError } from './api-error.js';
+import { contentTypeOf, readJsonBody } from './json-body.js';
+
+export interface IncomingFile {
+  field: string;
+  /** The client's file name: informational only, never used for storage paths. */
+  filename: string;
+  mimeType: string;
+  stream: Readable;
+}
+
+export interface FormSpec<T> {
+  /** Form fields that may carry files; a file in any other field is refused. */
+  fileFields: readonly string[];
+  maxFiles: number;
+  maxFileBytes: number;
+  /** Consumes one file as it streams in (so a whole upload is never buffered), e.g. decode and re-encode it. */
+  processFile: (file: IncomingFile) => Promise<T>;
+}
+
+export interface ParsedForm<T> {
+  /** Text fields as sent (strings for multipart; any JSON value when the body was JSON). */
+  fields: Record<string, unknown>;
+  files: Array<{ field: string; value: T }>;
+}
+
+const MAX_FIELDS = 100;
+const MAX_FIELD_BYTES = 1024 * 1024;
+
+function megabytes(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+}
+
+function parseMultipart<T>(req: IncomingMessage, spec: FormSpec<T>): Promise<ParsedForm<T>> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { files: spec.maxFiles, fileSize: spec.maxFileBytes, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
+      });
+    } catch {
+      req.resume();
+      reject(ApiError.badRequest('Malformed multipart body'));
+      return;
+    }
+    const fields: Record<string, unknown> = {};
+    const pending: Array<Promise<{ field: string; value: T }>> = [];
+    let failure: ApiError | undefined;
+    const fail = (error: ApiError) => {
+      failure ??= error;
+    };
+
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) fail(ApiError.badRequest(`Field "${name}" is too long: at most ${megabytes(MAX_FIELD_BYTES)}`));
+      else fields[name] = value;
+    });
+    parser.on('file', (field, stream, info) => {
+      if (!spec.fileFields.includes(field)) {
+        fail(ApiError.badRequest(`Unexpected file field "${field}"`));
+        stream.resume();
+        return;
+      }
+      if (failure) {
+        stream.resume();
+        return;
+      }
+      let overLimit = false;
+      stream.on('limit', () => {
+        overLimit = true;
+        fail(ApiError.badRequest(`File "${info.filename}" is too large: at most ${megabytes(spec.maxFileBytes)} per file`));
+      });
+      const processed = spec
+        .processFile({ field, filename: info.filename ?? '', mimeType: info.mimeType, stream })
+        .then((value) => ({ field, value }));
+      // A rejection is reported once the whole body has been read; keep it from surfacing as unhandled meanwhile.
+      processed.catch((error: unknown) => {
+        if (overLimit) return;
+        if (error instanceof ApiError) fail(error);
+        stream.resume();
+      });
+      pending.push(processed);
+    });
+    parser.on('filesLimit', () => fail(ApiError.badRequest(`Too many files: at most ${spec.maxFiles}`)));
+    parser.on('fieldsLimit', () => fail(ApiError.badRequest(`Too many form fields: at most ${MAX_FIELDS}`)));
+    parser.on('error', () => {
+      req.unpipe(parser);
+      req.resume();
+      reject(failure ?? ApiError.badRequest('Malformed multipart body'));
+    });
+    parser.on('close', () => {
+      Promise.allSettled(pending).then((results) => {
+        if (failure) return reject(failure);
+        const rejected = results.find((result) => result.status === 'rejected');
+        if (rejected) return reject((rejected as PromiseRejectedResult).reason);
+        resolve({ fields, files: results.map((result) => (result as PromiseFulfilledResult<{ field: string; value: T }>).value) });
+      }, reject);
+    });
+    req.on('aborted', () => reject(ApiError.badRequest('Request aborted')));
+    req.pipe(parser);
+  });
+}
+
+/**
+ * Reads a form write: multipart/form-data (with files) or, for clients that send no files,
+ * a JSON object with the same fields. An empty body reads as no fields.
+ */
+export async function readForm<T>(req: IncomingMessage, spec: FormSpec<T>): Promise<ParsedForm<T>> {
+  const type = contentTypeOf(req);
+  if (type === 'multipart/form-data') return parseMultipart(req, spec);
+  if (type === '' || type === 'application/json') {
+    const body = await readJsonBody(req);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw ApiError.badRequest('Invalid request body: expected an object of fields');
+    }
+    return { fields: body as Record<string, unknown>, files: [] };
+  }
+  req.resume();
+  throw new ApiError(415, 'Content-Type must be multipart/form-data or application/json');
+}

@@ -1,0 +1,40 @@
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  totalPages: number;
+}
+
+/** What a handler returns: the route wrapper writes it. */
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** `{ success: true, data, ...extra }`, the success envelope. */
+export function ok(data: unknown, extra: Record<string, unknown> = {}, status = 200): Reply {
+  return { status, body: { success: true, data, ...extra } };
+}
+
+export function created(data: unknown): Reply {
+  return ok(data, {}, 201);
+}
+
+export function paginated(data: unknown[], pagination: Pagination, extra: Record<string, unknown> = {}): Reply {
+  return ok(data, { pagination, ...extra });
+}
+
+/** `{ success: true, message }` for endpoints whose contract carries only a message. */
+export function message(text: string): Reply {
+  return { status: 200, body: { success: true, message: text } };
+}
+
+/** A body outside the envelope (health checks). */
+export function raw(body: unknown, status = 200): Reply {
+  return { status, body };
+}
+
+export function pagination(page: number, limit: number, total: number): Pagination {
+  return { page, limit, total, totalPages: Math.ceil(total / limit) };
+}

@@ -1,0 +1,193 @@
+import crypto from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { assertRole, authenticate, type AuthUser } from '../auth/authenticate.js';
+import { config } from '../config.js';
+import { log } from '../log.js';
+import { ApiError } from './api-error.js';
+import { clientAddress } from './client-address.js';
+import { answerPreflight, applyCors } from './cors.js';
+import { databaseErrorToApiError } from './database-errors.js';
+import { readJsonBody } from './json-body.js';
+import { readForm, type FormSpec, type ParsedForm } from './multipart.js';
+import type { Reply } from './reply.js';
+import { validate, type AnySchema, type Output } from './validation.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Who may call an endpoint: anyone, any signed-in user, or administrators only. */
+export type Access = 'public' | 'token' | 'admin';
+
+export interface RequestContext<A extends Access = Access> {
+  req: IncomingMessage;
+  user: A extends 'public' ? AuthUser | null : AuthUser;
+  requestId: string;
+  clientIp: string;
+}
+
+export interface Schemas {
+  params?: AnySchema;
+  query?: AnySchema;
+  /** A JSON body. */
+  body?: AnySchema;
+  /** A multipart (or JSON) form: fields validated by `body`, files consumed by the spec. */
+  form?: FormSpec<unknown>;
+}
+
+type FilesOf<S extends Schemas> = S['form'] extends FormSpec<infer T> ? ParsedForm<T>['files'] : [];
+
+export interface Input<S extends Schemas> {
+  params: Output<S['params']>;
+  query: Output<S['query']>;
+  body: Output<S['body']>;
+  files: FilesOf<S>;
+}
+
+export interface Endpoint {
+  access: Access;
+  schemas: Schemas;
+  handle: (input: Input<Schemas>, ctx: RequestContext) => Promise<Reply>;
+}
+
+/** Declares one method of a route: its access, the schemas of its inputs, and its handler. */
+export function endpoint<A extends Access, S extends Schemas = Record<never, never>>(
+  access: A,
+  schemas: S,
+  handle: (input: Input<S>, ctx: RequestContext<A>) => Promise<Reply>,
+): Endpoint {
+  return { access, schemas, handle: handle as unknown as Endpoint['handle'] };
+}
+
+export type RouteTable = Partial<Record<HttpMethod, Endpoint>>;
+
+export type RouteHandler = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & {
+  readonly endpoints: RouteTable;
+};
+
+function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && /^[\w.-]{8,128}$/.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+function queryObject(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    query[key] = values.length === 1 ? values[0]! : values;
+  }
+  return query;
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  res.statusCode = reply.status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(JSON.stringify(reply.body));
+}
+
+function errorReply(error: unknown, requestId: string): Reply {
+  const apiError = error instanceof ApiError ? error : databaseErrorToApiError(error);
+  if (apiError) {
+    const body: Record<string, unknown> = { success: false, error: apiError.message };
+    if (apiError.details) body.details = apiError.details;
+    const headers = { ...apiError.headers };
+    if (apiError.status === 503) headers['Retry-After'] ??= '5';
+    return { status: apiError.status, body, headers };
+  }
+  log.error('unhandled error', { requestId, error });
+  return { status: 500, body: { success: false, error: 'Internal server error' } };
+}
+
+let bootstrap: Promise<void> | undefined;
+
+/**
+ * Makes sure the configured first administrator exists, once per instance (cold start). A failure
+ * is logged and retried on the next request rather than failing this one.
+ */
+async function ensureBootstrap(): Promise<void> {
+  if (!config().admin) return;
+  bootstrap ??= import('../auth/bootstrap-admin.js')
+    .then(({ ensureConfiguredAdmin }) => ensureConfiguredAdmin())
+    .catch((error: unknown) => {
+      bootstrap = undefined;
+      log.error('could not ensure the configured administrator', { error });
+    });
+  await bootstrap;
+}
+
+async function run(endpoint: Endpoint, req: IncomingMessage, url: URL, requestId: string): Promise<{ reply: Reply; user: AuthUser | null }> {
+  await ensureBootstrap();
+  let user: AuthUser | null = null;
+  if (endpoint.access !== 'public') {
+    user = await authenticate(req.headers.authorization);
+    if (endpoint.access === 'admin') assertRole(user, 'SUPER_ADMIN');
+  }
+  const { schemas } = endpoint;
+  const query = queryObject(url);
+  const input: Input<Schemas> = {
+    params: schemas.params ? await validate(schemas.params, query, 'path parameter') : undefined,
+    query: schemas.query ? await validate(schemas.query, query, 'query') : undefined,
+    body: undefined,
+    files: [],
+  };
+  if (schemas.form) {
+    const form = await readForm(req, schemas.form);
+    input.files = form.files as never;
+    input.body = schemas.body ? await validate(schemas.body, form.fields, 'request body') : form.fields;
+  } else if (schemas.body) {
+    input.body = await validate(schemas.body, await readJsonBody(req), 'request body');
+  } else {
+    req.resume();
+  }
+  const ctx: RequestContext = { req, user, requestId, clientIp: clientAddress(req) };
+  return { reply: await endpoint.handle(input, ctx), user };
+}
+
+/**
+ * The one wrapper every function uses: method dispatch, CORS, authentication and roles,
+ * validation of each input at the edge, the envelope, error mapping and one log line per request.
+ * Dynamic path segments arrive in the query string, as the serverless platform passes them.
+ */
+export function route(table: RouteTable): RouteHandler {
+  const allowed = [...HTTP_METHODS.filter((method) => table[method]), 'OPTIONS'].join(', ');
+  const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const requestId = requestIdOf(req);
+    res.setHeader('X-Request-Id', requestId);
+    applyCors(req, res);
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (method === 'OPTIONS') {
+      req.resume();
+      answerPreflight(res);
+      return;
+    }
+    const endpoint = table[(method === 'HEAD' ? 'GET' : method) as HttpMethod];
+    let reply: Reply;
+    let userId: string | undefined;
+    if (!endpoint) {
+      req.resume();
+      reply = { status: 405, body: { success: false, error: `Method ${method} not allowed` }, headers: { Allow: allowed } };
+    } else {
+      try {
+        const result = await run(endpoint, req, url, requestId);
+        reply = result.reply;
+        userId = result.user?.id;
+      } catch (error) {
+        reply = errorReply(error, requestId);
+        if (!req.readableEnded) req.resume();
+      }
+    }
+    send(res, reply);
+    log.info('request', {
+      requestId,
+      method,
+      path: url.pathname,
+      status: reply.status,
+      durationMs: Math.round(performance.now() - started),
+      userId,
+    });
+  };
+  return Object.assign(handler, { endpoints: table });
+}

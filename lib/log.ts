@@ -1,0 +1,25 @@
+/** One JSON object per line on stdout/stderr: the format log drains on serverless hosts index. */
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
+const quiet = () => process.env.LOG_LEVEL === 'silent';
+
+function write(level: Level, message: string, fields: Record<string, unknown> = {}): void {
+  if (quiet()) return;
+  const line = JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...fields }, errorReplacer);
+  if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
+  else process.stdout.write(`${line}\n`);
+}
+
+function errorReplacer(_key: string, value: unknown): unknown {
+  if (value instanceof Error) {
+    return { name: value.name, message: value.message, stack: value.stack, code: (value as { code?: unknown }).code };
+  }
+  return value;
+}
+
+export const log = {
+  debug: (message: string, fields?: Record<string, unknown>) => write('debug', message, fields),
+  info: (message: string, fields?: Record<string, unknown>) => write('info', message, fields),
+  warn: (message: string, fields?: Record<string, unknown>) => write('warn', message, fields),
+  error: (message: string, fields?: Record<string, unknown>) => write('error', message, fields),
+};

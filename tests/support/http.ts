@@ -1,0 +1,47 @@
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  json?: unknown;
+  form?: FormData;
+  headers?: Record<string, string>;
+  /** A raw body sent as is (with `headers` naming its type). */
+  raw?: string | Uint8Array;
+}
+
+/** A small HTTP client for the server under test; every response body is parsed when it is JSON. */
+export function apiClient(baseUrl: string) {
+  const send = async <T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    let body: RequestInit['body'];
+    if (options.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      body = options.form;
+    } else if (options.raw !== undefined) {
+      body = options.raw as RequestInit['body'];
+    }
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    if (response.headers.get('content-type')?.includes('application/json') && text) parsed = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  };
+  return {
+    send,
+    get: <T = any>(path: string, options?: RequestOptions) => send<T>('GET', path, options),
+    post: <T = any>(path: string, options?: RequestOptions) => send<T>('POST', path, options),
+    put: <T = any>(path: string, options?: RequestOptions) => send<T>('PUT', path, options),
+    patch: <T = any>(path: string, options?: RequestOptions) => send<T>('PATCH', path, options),
+    delete: <T = any>(path: string, options?: RequestOptions) => send<T>('DELETE', path, options),
+  };
+}
+
+export type ApiClient = ReturnType<typeof apiClient>;

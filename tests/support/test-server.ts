@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import { closeDb, getDb, type Database } from '../../lib/db/client.js';
+import { settleDeferredWork } from '../../lib/http/deferred-work.js';
+import { createLocalServer } from '../../lib/local-server/server.js';
+import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './databases.js';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface TestServer {
+  baseUrl: string;
+  db: Database;
+  uploadDir: string;
+  dataDir: string;
+  close: () => Promise<void>;
+}
+
+async function prepareDatabase(): Promise<{ env: Record<string, string>; dataDir: string; drop: () => Promise<void> }> {
+  const dataDir = makeTempDir('data');
+  if (testPostgresUrl) {
+    const database = uniqueName(`${DATABASE_PREFIX}${inject('runId')}_`);
+    await adminQuery(`CREATE DATABASE "${database}" TEMPLATE "${inject('templateDatabase')}"`);
+    return {
+      env: { DATABASE_URL: withDatabase(testPostgresUrl, database), DATABASE_DRIVER: 'pg', DATA_DIR: dataDir },
+      dataDir,
+      drop: () => adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`),
+    };
+  }
+  fs.cpSync(inject('templateDataDir'), dataDir, { recursive: true });
+  fs.rmSync(path.join(dataDir, 'server.lock'), { force: true });
+  return { env: { DATA_DIR: dataDir }, dataDir, drop: async () => undefined };
+}
+
+/**
+ * Starts the local server in this test file's process on an ephemeral port, over a fresh copy of
+ * the migrated template database. `env` adds configuration (outside services' loopback URLs).
+ * Configuration is read once per process, so a test file runs one server.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await prepareDatabase();
+  const uploadDir = makeTempDir('uploads');
+  Object.assign(process.env, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    BCRYPT_ROUNDS: '4',
+    UPLOAD_DIR: uploadDir,
+    STORAGE_PROVIDER: 'local',
+    ...database.env,
+    ...env,
+  });
+  const server = createLocalServer({ projectRoot });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  process.env.API_BASE_URL ??= baseUrl;
+  const db = await getDb();
+  return {
+    baseUrl,
+    db,
+    uploadDir,
+    dataDir: database.dataDir,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await settleDeferredWork();
+      await closeDb();
+      await database.drop();
+      fs.rmSync(uploadDir, { recursive: true, force: true });
+      fs.rmSync(database.dataDir, { recursive: true, force: true });
+    },
+  };
+}
