@@ -1,0 +1,50 @@
+import * as v from 'valibot';
+
+/** A UUID path or body value. */
+export const Uuid = v.pipe(v.string('must be a string'), v.trim(), v.uuid('must be a valid UUID'));
+
+/** `{ id }` taken from the path (`[id].ts`). */
+export const IdParams = v.object({ id: Uuid });
+
+/** A whole number from a query string ("20" -> 20), within bounds. */
+export function queryInteger(min: number, max: number, fallback: number) {
+  return v.optional(
+    v.pipe(
+      v.string('must be a single value'),
+      v.trim(),
+      v.regex(/^-?\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(min, `must be at least ${min}`),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
+    String(fallback),
+  );
+}
+
+/** `page` (from 1) and `limit` (1..max, default as given): the paging of every admin list. */
+export function pageQuery(defaultLimit = 20, maxLimit = 100) {
+  return {
+    page: queryInteger(1, 1_000_000, 1),
+    limit: queryInteger(1, maxLimit, defaultLimit),
+  };
+}
+
+/** A decimal number from a query string. */
+export const QueryNumber = v.pipe(
+  v.string('must be a single value'),
+  v.trim(),
+  v.regex(/^-?\d+(\.\d+)?$/, 'must be a number'),
+  v.transform(Number),
+);
+
+/** `true`/`false` from a query string. */
+export const QueryBoolean = v.pipe(
+  v.picklist(['true', 'false', '1', '0'], 'must be true or false'),
+  v.transform((value) => value === 'true' || value === '1'),
+);
+
+export type PageQuery = { page: number; limit: number };
+
+export function offsetOf({ page, limit }: PageQuery): number {
+  return (page - 1) * limit;
+}
