@@ -1,10 +1,12 @@
 import { defer } from '../http/deferred-work.js';
+import type { ChannelPost } from '../syndication/channel-posts.js';
 
 /** Lifecycle events of a listing, emitted after the write has committed. */
 export type ListingEvent =
   | { type: 'listing.created'; listingId: string }
   | { type: 'listing.updated'; listingId: string }
-  | { type: 'listing.deleted'; listingId: string; images: string[]; messageIds: number[]; channelId: string | null };
+  /** The listing row is gone; `channelPosts` were read before it was deleted. */
+  | { type: 'listing.deleted'; listingId: string; title: string; channelPosts: ChannelPost[] };
 
 export type ListingEventListener = (event: ListingEvent) => Promise<void>;
 
