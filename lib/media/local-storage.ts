@@ -1,0 +1,39 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { config } from '../config.js';
+import type { ImageStorage } from './storage.js';
+
+const PREFIX = '/uploads/';
+const STORED_NAME = /^[0-9a-f-]{36}\.webp$/;
+
+/** Maps a reference to its file, only for names this storage generates: nothing outside UPLOAD_DIR is reachable. */
+function fileOf(ref: string): string | undefined {
+  if (!ref.startsWith(PREFIX)) return undefined;
+  const name = ref.slice(PREFIX.length);
+  return STORED_NAME.test(name) ? path.join(config().uploadDir, name) : undefined;
+}
+
+/** Images on local disk under `UPLOAD_DIR`, served by the local server at `/uploads/<name>`. */
+export function localStorage(): ImageStorage {
+  return {
+    async save(image) {
+      const name = `${crypto.randomUUID()}.webp`;
+      await fs.mkdir(config().uploadDir, { recursive: true });
+      await fs.writeFile(path.join(config().uploadDir, name), image, { flag: 'wx' });
+      return `${PREFIX}${name}`;
+    },
+    async remove(ref) {
+      const file = fileOf(ref);
+      if (file) await fs.rm(file, { force: true });
+    },
+    async read(ref) {
+      const file = fileOf(ref);
+      if (!file) throw new Error(`Not a stored image: ${ref}`);
+      return fs.readFile(file);
+    },
+    owns(ref) {
+      return fileOf(ref) !== undefined;
+    },
+  };
+}
