@@ -1,0 +1,48 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+import { settings } from '../db/schema.js';
+
+/** The store settings the API knows, in the spec's order (D18). */
+export const SETTING_KEYS = [
+  'siteName',
+  'chatNumber',
+  'callNumber1',
+  'callNumber2',
+  'messengerHandle',
+  'contactEmail',
+  'socialUrl1',
+  'socialUrl2',
+  'location',
+  'businessHours',
+  'shopGoogleMapUrl',
+  'shopMapAddress',
+] as const;
+
+export type SettingKey = (typeof SETTING_KEYS)[number];
+export type Settings = Record<SettingKey, string>;
+
+/** A stored value as text: rows written elsewhere may hold any JSON, and a cleared key holds null. */
+function settingText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Every setting in one query; a key without a row reads as `""`. */
+export async function readSettings(executor: Executor): Promise<Settings> {
+  const rows = await executor
+    .select({ key: settings.key, value: settings.value })
+    .from(settings)
+    .where(inArray(settings.key, [...SETTING_KEYS]));
+  const stored = new Map(rows.map((row) => [row.key, settingText(row.value)]));
+  return Object.fromEntries(SETTING_KEYS.map((key) => [key, stored.get(key) ?? ''])) as Settings;
+}
+
+/** Writes the given keys in one upsert; null clears a key. */
+export async function writeSettings(executor: Executor, changes: Partial<Record<SettingKey, string | null>>): Promise<void> {
+  const rows = Object.entries(changes).map(([key, value]) => ({ key, value: value ?? null }));
+  if (rows.length === 0) return;
+  await executor
+    .insert(settings)
+    .values(rows)
+    .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded."value"`, updatedAt: sql`now()` } });
+}
