@@ -25,6 +25,8 @@ export interface Config {
   messengerApiRoot: string;
   messengerBotToken: string | undefined;
   messengerChannelId: string | undefined;
+  /** Upper bound of one Bot API call. */
+  messengerTimeoutMs: number;
   resendApiKey: string | undefined;
   mailFrom: string;
 }
@@ -44,6 +46,12 @@ function chooseDriver(env: NodeJS.ProcessEnv, databaseUrl: string | undefined): 
   if (explicit === 'neon' || explicit === 'pg' || explicit === 'pglite') return explicit;
   if (!databaseUrl) return 'pglite';
   return /\.neon\.tech(:\d+)?\//.test(databaseUrl) ? 'neon' : 'pg';
+}
+
+function readMessengerTimeout(env: NodeJS.ProcessEnv): number {
+  const milliseconds = Number(env.MESSENGER_TIMEOUT_MS ?? 10_000);
+  if (!Number.isInteger(milliseconds) || milliseconds < 50 || milliseconds > 60_000) return 10_000;
+  return milliseconds;
 }
 
 function readBcryptRounds(env: NodeJS.ProcessEnv): number {
@@ -92,6 +100,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     messengerApiRoot: (nonEmpty(env.MESSENGER_API_ROOT) ?? 'https://api.telegram.org').replace(/\/$/, ''),
     messengerBotToken: nonEmpty(env.MESSENGER_BOT_TOKEN),
     messengerChannelId: nonEmpty(env.MESSENGER_CHANNEL_ID),
+    messengerTimeoutMs: readMessengerTimeout(env),
     resendApiKey: nonEmpty(env.RESEND_API_KEY),
     mailFrom: nonEmpty(env.MAIL_FROM) ?? 'Marketplace <no-reply@example.com>',
   };
