@@ -1,0 +1,118 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../lib/db/schema.js';
+import type { RouteHandler } from '../lib/http/route.js';
+import { discoverRoutes } from '../lib/local-server/route-table.js';
+import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
+import { apiClient, type ApiClient } from './support/http.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+
+/**
+ * Every function under api/ and every method it declares, discovered from the files, so a new
+ * route is covered the moment it exists. Each is called with no token, a malformed token, an
+ * expired one, a deleted user's, an agent's and an administrator's, and must answer as its
+ * declared access says.
+ */
+const routes = discoverRoutes(path.resolve('api'));
+const endpoints = (
+  await Promise.all(
+    routes.map(async (route) => {
+      const handler = ((await import(pathToFileURL(route.modulePath).href)) as { default: RouteHandler }).default;
+      return Object.entries(handler.endpoints).map(([method, endpoint]) => ({ method, pattern: route.pattern, access: endpoint!.access }));
+    }),
+  )
+).flat();
+
+const PARAM_VALUES: Record<string, string> = { messageId: '1', platform: 'MESSENGER' };
+
+function concretePath(pattern: string): string {
+  return pattern.replace(/:(\w+)/g, (_, name: string) => PARAM_VALUES[name] ?? crypto.randomUUID());
+}
+
+let server: TestServer;
+let api: ApiClient;
+let admin: TestUser;
+let agent: TestUser;
+let expired: string;
+let deletedUserToken: string;
+
+beforeAll(async () => {
+  // Outside services point at a closed loopback port: nothing here may leave the machine.
+  server = await startTestServer({ MESSENGER_API_ROOT: 'http://127.0.0.1:9', RESEND_BASE_URL: 'http://127.0.0.1:9' });
+  api = apiClient(server.baseUrl);
+  admin = await buildAdmin(server.db);
+  agent = await buildAgent(server.db);
+  expired = await expiredToken(agent);
+  const doomed = await buildAgent(server.db);
+  deletedUserToken = doomed.token;
+  await server.db.delete(users).where(eq(users.id, doomed.id));
+});
+afterAll(() => server.close());
+
+describe('route discovery', () => {
+  it('finds the functions and their declared access', () => {
+    expect(endpoints.length).toBeGreaterThan(3);
+    expect(endpoints).toContainEqual({ method: 'GET', pattern: '/api/health', access: 'public' });
+  });
+});
+
+describe.each(endpoints)('$method $pattern ($access)', ({ method, pattern, access }) => {
+  const call = (token?: string, rawHeader?: string) =>
+    api.send(method, concretePath(pattern), rawHeader !== undefined ? { headers: { authorization: rawHeader } } : { token });
+
+  if (access === 'public') {
+    it('answers without a token, and ignores a bad one', async () => {
+      for (const response of [await call(), await call('not-a-jwt')]) {
+        expect(response.status).not.toBe(401);
+        expect(response.status).not.toBe(403);
+        expect(response.status).toBeLessThan(500);
+      }
+    });
+    return;
+  }
+
+  it('refuses a request without a token', async () => {
+    const response = await call();
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, error: 'Missing or malformed Authorization header' });
+  });
+
+  it('refuses an empty bearer token and a header of another scheme', async () => {
+    expect((await call(undefined, 'Bearer')).body.error).toBe('Token is empty');
+    expect((await call(undefined, 'Basic dXNlcjpwYXNz')).body.error).toBe('Missing or malformed Authorization header');
+  });
+
+  it('refuses a malformed, an expired and a deleted user\'s token', async () => {
+    const malformed = await call('not-a-jwt');
+    expect(malformed.status).toBe(401);
+    expect(malformed.body.error).toBe('Invalid token');
+    const stale = await call(expired);
+    expect(stale.status).toBe(401);
+    expect(stale.body.error).toBe('Token has expired');
+    const orphan = await call(deletedUserToken);
+    expect(orphan.status).toBe(401);
+    expect(orphan.body.error).toBe('User no longer exists');
+  });
+
+  it(access === 'admin' ? 'refuses an agent' : 'lets an agent past authentication', async () => {
+    const response = await call(agent.token);
+    if (access === 'admin') {
+      expect(response.status).toBe(403);
+      expect(response.body.error).toBe('Role "AGENT" is not authorized for this resource');
+    } else {
+      expect(response.status).not.toBe(401);
+      expect(response.body.error).not.toMatch(/^Role /);
+      expect(response.status).toBeLessThan(500);
+    }
+  });
+
+  it('lets an administrator past authentication', async () => {
+    const response = await call(admin.token);
+    expect(response.status).not.toBe(401);
+    expect(response.status).not.toBe(403);
+    expect(response.status).toBeLessThan(500);
+  });
+});
