@@ -1,9 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { asc, count, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
-import { categories } from '../db/schema.js';
+import { categories, listings } from '../db/schema.js';
 import { notFoundError } from '../http/api-error.js';
+import type { CategoryDefinition } from './default-categories.js';
 
 export type CategoryRow = typeof categories.$inferSelect;
+export type CategoryWithCount = CategoryRow & { listingCount: number };
+export type CategoryChanges = Partial<Pick<CategoryRow, 'name' | 'displayName' | 'icon' | 'schemaRules'>>;
 
 export async function findCategoryById(executor: Executor, id: string): Promise<CategoryRow | undefined> {
   const [row] = await executor.select().from(categories).where(eq(categories.id, id)).limit(1);
@@ -14,4 +17,84 @@ export async function getCategoryOrThrow(executor: Executor, id: string): Promis
   const row = await findCategoryById(executor, id);
   if (!row) throw notFoundError('Category', id);
   return row;
+}
+
+/**
+ * The category whose code or display name is `value`, ignoring case (the storefront's `category`
+ * filter sends either). A code match wins over another category's display name.
+ */
+export async function findCategoryByCodeOrDisplayName(executor: Executor, value: string): Promise<CategoryRow | undefined> {
+  const wanted = value.trim().toLowerCase();
+  if (!wanted) return undefined;
+  const nameMatches = sql`lower(${categories.name}) = ${wanted}`;
+  const [row] = await executor
+    .select()
+    .from(categories)
+    .where(or(nameMatches, sql`lower(${categories.displayName}) = ${wanted}`))
+    .orderBy(sql`${nameMatches} desc`, asc(categories.name))
+    .limit(1);
+  return row;
+}
+
+/** Categories with their listing counts in one grouped query, ordered by display name. */
+function selectWithCounts(executor: Executor, where?: SQL) {
+  return executor
+    .select({ ...getTableColumns(categories), listingCount: sql<number>`count(${listings.id})::int` })
+    .from(categories)
+    .leftJoin(listings, eq(listings.categoryId, categories.id))
+    .where(where)
+    .groupBy(categories.id)
+    .orderBy(asc(categories.displayName), asc(categories.name));
+}
+
+export function listCategoriesWithCounts(executor: Executor): Promise<CategoryWithCount[]> {
+  return selectWithCounts(executor);
+}
+
+export function listCategoriesWithCountsByName(executor: Executor, names: string[]): Promise<CategoryWithCount[]> {
+  return selectWithCounts(executor, inArray(categories.name, names));
+}
+
+export async function findCategoryWithCount(executor: Executor, id: string): Promise<CategoryWithCount | undefined> {
+  const [row] = await selectWithCounts(executor, eq(categories.id, id));
+  return row;
+}
+
+export async function insertCategory(executor: Executor, values: Required<CategoryChanges>): Promise<CategoryRow> {
+  const [row] = await executor.insert(categories).values(values).returning();
+  return row!;
+}
+
+export async function updateCategoryRow(executor: Executor, id: string, changes: CategoryChanges): Promise<CategoryRow | undefined> {
+  const [row] = await executor.update(categories).set(changes).where(eq(categories.id, id)).returning();
+  return row;
+}
+
+/**
+ * Locks the category row against new references: a listing insert or re-point takes a key-share
+ * lock on it, so once this returns, the listing count read next in the transaction stays true.
+ */
+export async function lockCategoryForDelete(executor: Executor, id: string): Promise<CategoryRow | undefined> {
+  const [row] = await executor.select().from(categories).where(eq(categories.id, id)).for('update').limit(1);
+  return row;
+}
+
+export async function countListingsInCategory(executor: Executor, id: string): Promise<number> {
+  const [row] = await executor.select({ total: count() }).from(listings).where(eq(listings.categoryId, id));
+  return row?.total ?? 0;
+}
+
+export async function deleteCategoryRow(executor: Executor, id: string): Promise<void> {
+  await executor.delete(categories).where(eq(categories.id, id));
+}
+
+/** Inserts the definitions whose names do not exist yet, in one statement; returns the names it created. */
+export async function insertMissingCategories(executor: Executor, definitions: readonly CategoryDefinition[]): Promise<string[]> {
+  if (definitions.length === 0) return [];
+  const rows = await executor
+    .insert(categories)
+    .values(definitions.map(({ name, displayName, icon, schemaRules }) => ({ name, displayName, icon, schemaRules })))
+    .onConflictDoNothing({ target: categories.name })
+    .returning({ name: categories.name });
+  return rows.map((row) => row.name);
 }

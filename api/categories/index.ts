@@ -1,0 +1,8 @@
+import { createCategory, listCategories } from '../../lib/categories/handlers.js';
+import { CategoryCreateBody } from '../../lib/categories/schema.js';
+import { endpoint, route } from '../../lib/http/route.js';
+
+export default route({
+  GET: endpoint('public', {}, listCategories),
+  POST: endpoint('admin', { body: CategoryCreateBody }, createCategory),
+});

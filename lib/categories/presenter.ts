@@ -1,0 +1,20 @@
+import type { CategoryRow } from './queries.js';
+
+/** A category as the API shows it: the listing count under both names clients use (D23). */
+export function categoryPresenter(row: CategoryRow, listingCount: number) {
+  return {
+    id: row.id,
+    name: row.name,
+    displayName: row.displayName,
+    icon: row.icon,
+    schemaRules: row.schemaRules,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    listingCount,
+    _count: { listings: listingCount },
+  };
+}
+
+export function categoryWithCountPresenter(row: CategoryRow & { listingCount: number }) {
+  return categoryPresenter(row, row.listingCount);
+}
