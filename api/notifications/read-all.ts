@@ -1,0 +1,6 @@
+import { endpoint, route } from '../../lib/http/route.js';
+import { markAllRead } from '../../lib/notifications/handlers.js';
+
+export default route({
+  PUT: endpoint('token', {}, markAllRead),
+});

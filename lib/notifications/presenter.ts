@@ -1,0 +1,13 @@
+import type { NotificationRow } from './queries.js';
+
+export function notificationPresenter(row: NotificationRow) {
+  return {
+    id: row.id,
+    title: row.title,
+    body: row.body,
+    type: row.type,
+    data: row.data,
+    isRead: row.isRead,
+    createdAt: row.createdAt,
+  };
+}
