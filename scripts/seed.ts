@@ -1,0 +1,66 @@
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { hashPassword } from '../lib/auth/passwords.js';
+import { closeDb, getDb } from '../lib/db/client.js';
+import { runMigrations } from '../lib/db/migrate.js';
+import { ensureSeedAgents, insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
+
+const USAGE = 'Usage: npm run seed -- --listings N [--agents M] [--seed S]   (N up to 1,000,000)';
+
+function readCount(value: string | undefined, name: string, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0 || count > max) {
+    console.error(`--${name} must be a whole number from 0 to ${max}.\n${USAGE}`);
+    process.exit(2);
+  }
+  return count;
+}
+
+function progressBar(done: number, total: number, startedAt: number): string {
+  const width = 30;
+  const share = total === 0 ? 1 : done / total;
+  const filled = Math.round(share * width);
+  const seconds = (performance.now() - startedAt) / 1000;
+  const rate = seconds > 0 ? Math.round(done / seconds) : 0;
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} listings, ${rate.toLocaleString('en-US')}/s`;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { listings: { type: 'string' }, agents: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean' } },
+  });
+  if (values.help || values.listings === undefined) {
+    console.error(USAGE);
+    process.exit(values.help ? 0 : 2);
+  }
+  const total = readCount(values.listings, 'listings', 1_000_000, 0);
+  const agentCount = readCount(values.agents, 'agents', 1000, 25);
+  const seed = readCount(values.seed, 'seed', 2 ** 31, 42);
+
+  await runMigrations();
+  const db = await getDb();
+  const agentIds = await ensureSeedAgents(db, agentCount, await hashPassword('seed-agent-password'));
+  const startedAt = performance.now();
+  const interactive = process.stderr.isTTY;
+  await insertGeneratedListings(db, {
+    total,
+    seed,
+    agentIds,
+    onProgress: (done) => {
+      const line = progressBar(done, total, startedAt);
+      if (interactive) process.stderr.write(`\r${line}`);
+      else if (done === total || done % 50_000 < 1500) process.stderr.write(`${line}\n`);
+    },
+  });
+  if (interactive) process.stderr.write('\n');
+  await db.execute(sql`analyze listings`);
+  console.error(`Seeded ${total.toLocaleString('en-US')} listings in ${((performance.now() - startedAt) / 1000).toFixed(1)} s.`);
+  await closeDb();
+}
+
+main().catch(async (error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  await closeDb();
+  process.exit(1);
+});
