@@ -2,8 +2,8 @@ import type * as v from 'valibot';
 import { getDb } from '../db/client.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
-import { log } from '../log.js';
 import { created, ok, type Reply } from '../http/reply.js';
+import { log } from '../log.js';
 import { DEFAULT_CATEGORIES } from './default-categories.js';
 import { categoryPresenter, categoryWithCountPresenter } from './presenter.js';
 import {
@@ -70,9 +70,6 @@ export async function seedCategories(): Promise<Reply> {
   const db = await getDb();
   const outcome = await seedDefaultCategories(db);
   if (outcome.created.length > 0) log.info('default categories created', { created: outcome.created });
-  const rows = await listCategoriesWithCountsByName(
-    db,
-    DEFAULT_CATEGORIES.map((definition) => definition.name),
-  );
+  const rows = await listCategoriesWithCountsByName(db, DEFAULT_CATEGORIES.map((definition) => definition.name));
   return ok({ ...outcome, categories: rows.map(categoryWithCountPresenter) });
 }
