@@ -1,0 +1,7 @@
+import { endpoint, route } from '../../lib/http/route.js';
+import { getFilterOptions } from '../../lib/storefront/handlers.js';
+import { FilterOptionsQuery } from '../../lib/storefront/schema.js';
+
+export default route({
+  GET: endpoint('public', { query: FilterOptionsQuery }, getFilterOptions),
+});

@@ -1,0 +1,7 @@
+import { endpoint, route } from '../../../lib/http/route.js';
+import { listPublicListings } from '../../../lib/storefront/handlers.js';
+import { PublicListingsQuery } from '../../../lib/storefront/schema.js';
+
+export default route({
+  GET: endpoint('public', { query: PublicListingsQuery }, listPublicListings),
+});

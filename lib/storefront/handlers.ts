@@ -1,0 +1,57 @@
+import { getDb } from '../db/client.js';
+import { notFoundError } from '../http/api-error.js';
+import type { IdParams } from '../http/common-schemas.js';
+import { ok, paginated, pagination, type Reply } from '../http/reply.js';
+import type { Input } from '../http/route.js';
+import { filterOptionsPresenter } from './filter-options.js';
+import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
+import { countInquiry, findCategoryFilterValues, findPublicListings, viewPublicListing, type PublicListingFilters } from './queries.js';
+import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type PublicListingsQuery } from './schema.js';
+
+/** Reads the query into filters; an empty value filters nothing, and the older names are aliases (D20). */
+function filtersOf(query: PublicListingsQuery): PublicListingFilters {
+  const attributes = ATTRIBUTE_FILTERS.flatMap((name): Array<[string, string]> => {
+    const value = query[name];
+    return value ? [[name, value]] : [];
+  });
+  const amenities = (query.amenities ?? '')
+    .split(',')
+    .map((amenity) => amenity.trim().toLowerCase())
+    .filter(Boolean);
+  return {
+    category: query.category || undefined,
+    text: query.q || query.search || undefined,
+    priceMin: query.priceMin ?? query.minPrice,
+    priceMax: query.priceMax ?? query.maxPrice,
+    attributes,
+    amenities,
+  };
+}
+
+export async function listPublicListings({ query }: Input<{ query: typeof PublicListingsQuery }>): Promise<Reply> {
+  const db = await getDb();
+  const { rows, total } = await findPublicListings(db, filtersOf(query), { limit: query.limit, page: query.page });
+  const items = rows.map(publicListingPresenter);
+  if (query.page === undefined || total === undefined) return ok(items);
+  return paginated(items, pagination(query.page, query.limit, total));
+}
+
+export async function getPublicListing({ params }: Input<{ params: typeof IdParams }>): Promise<Reply> {
+  const db = await getDb();
+  const found = await viewPublicListing(db, params.id);
+  if (!found) throw notFoundError('Listing', params.id);
+  return ok({ ...publicListingPresenter(found.listing), agent: found.agent ? publicAgentPresenter(found.agent) : null });
+}
+
+export async function recordInquiry({ params }: Input<{ params: typeof IdParams; body: typeof InquiryBody }>): Promise<Reply> {
+  const db = await getDb();
+  if (!(await countInquiry(db, params.id))) throw notFoundError('Listing', params.id);
+  return { status: 200, body: { success: true } };
+}
+
+export async function getFilterOptions({ query }: Input<{ query: typeof FilterOptionsQuery }>): Promise<Reply> {
+  if (!query.category) return ok({});
+  const db = await getDb();
+  const found = await findCategoryFilterValues(db, query.category);
+  return ok(found ? filterOptionsPresenter(found) : {});
+}

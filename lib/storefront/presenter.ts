@@ -1,0 +1,85 @@
+import { config } from '../config.js';
+import type { SchemaRule } from '../db/schema.js';
+import type { PublicAgentRow, PublicListingRow } from './queries.js';
+
+/** Local paths (`/uploads/...`) become absolute on API_BASE_URL; image host URLs stay as they are. */
+export function publicImageUrl(ref: string): string {
+  if (/^https?:\/\//i.test(ref)) return ref;
+  return `${config().apiBaseUrl}${ref.startsWith('/') ? '' : '/'}${ref}`;
+}
+
+/** `batteryHealth` -> `Battery Health`, `screen_size` -> `Screen Size`. */
+export function humanizeFieldName(field: string): string {
+  return field
+    .replace(/_/g, ' ')
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .trim()
+    .split(/\s+/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}
+
+function attributeText(value: unknown, booleanText: (value: boolean) => string): string {
+  if (typeof value === 'boolean') return booleanText(value);
+  if (Array.isArray(value)) return value.map((item) => attributeText(item, booleanText)).join(', ');
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * Attributes worth showing (a missing or empty value says nothing), in the order of the category's
+ * rules, then any others as stored.
+ */
+function shownAttributes(attributes: Record<string, unknown>, rules: SchemaRule[]): Array<[string, unknown]> {
+  const rank = new Map(rules.map((rule, index) => [rule.field, index]));
+  const rankOf = (field: string) => rank.get(field) ?? rules.length;
+  return Object.entries(attributes)
+    .filter(([, value]) => value !== null && value !== undefined && value !== '')
+    .sort(([a], [b]) => rankOf(a) - rankOf(b));
+}
+
+const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+
+/** The storefront's listing item. */
+export function publicListingPresenter(row: PublicListingRow) {
+  const attributes = row.attributes ?? {};
+  const shown = shownAttributes(attributes, row.categoryRules ?? []);
+  const gallery = row.images.map(publicImageUrl);
+  const brand = attributes.brand;
+  return {
+    id: row.id,
+    title: row.title,
+    price: row.price,
+    inStock: row.status === 'AVAILABLE' && row.stockQuantity > 0,
+    stockQuantity: row.stockQuantity,
+    brand: brand === null || brand === undefined || brand === '' ? null : attributeText(brand, String),
+    category: row.categoryDisplayName,
+    categoryId: row.categoryId,
+    attributes,
+    tags: shown.map(([name, value]) => `${name}: ${attributeText(value, String)}`),
+    hero: gallery[0] ?? null,
+    gallery,
+    description: row.description,
+    features: shown.map(([name, value]) => `${humanizeFieldName(name)}: ${attributeText(value, yesNo)}`),
+  };
+}
+
+/** The agent on a public detail: contact and profile links only, never the e-mail or secrets (D27). */
+export function publicAgentPresenter(agent: PublicAgentRow) {
+  return {
+    id: agent.id,
+    name: agent.name,
+    phone: agent.phone,
+    profileImage: agent.profileImage ? publicImageUrl(agent.profileImage) : null,
+    social_1: agent.social_1,
+    social_2: agent.social_2,
+    social_3: agent.social_3,
+    social_4: agent.social_4,
+    social_5: agent.social_5,
+    social_6: agent.social_6,
+    social_7: agent.social_7,
+    social_8: agent.social_8,
+    website: agent.website,
+    customSocials: agent.customSocials ?? [],
+  };
+}

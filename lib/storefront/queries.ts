@@ -1,0 +1,254 @@
+import { and, count, desc, eq, gte, ilike, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+import { categories, listings, users, type SchemaRule } from '../db/schema.js';
+
+export interface PublicListingFilters {
+  /** A category's display name or code, matched case-insensitively. */
+  category?: string;
+  /** A substring of the title or description, matched case-insensitively. */
+  text?: string;
+  priceMin?: number;
+  priceMax?: number;
+  /** Attribute name and the whole value it must have, matched case-insensitively. */
+  attributes: Array<[name: string, value: string]>;
+  /** Lowercased amenities that must all be present. */
+  amenities: string[];
+}
+
+export interface PublicListingsPage {
+  limit: number;
+  /** When given, the total count is computed as well. */
+  page?: number;
+}
+
+const publicListingColumns = {
+  id: listings.id,
+  title: listings.title,
+  description: listings.description,
+  price: listings.price,
+  status: listings.status,
+  stockQuantity: listings.stockQuantity,
+  attributes: listings.attributes,
+  images: listings.images,
+  categoryId: listings.categoryId,
+  categoryDisplayName: categories.displayName,
+  categoryRules: categories.schemaRules,
+};
+
+export interface PublicListingRow {
+  id: string;
+  title: string;
+  description: string;
+  price: number;
+  status: (typeof listings.$inferSelect)['status'];
+  stockQuantity: number;
+  attributes: Record<string, unknown>;
+  images: string[];
+  categoryId: string;
+  categoryDisplayName: string;
+  /** The category's rules, whose order the presenter shows attributes in. */
+  categoryRules: SchemaRule[];
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, '\\$&');
+}
+
+export function categoryMatches(nameOrDisplayName: string): SQL {
+  return or(
+    sql`lower(${categories.displayName}) = lower(${nameOrDisplayName})`,
+    sql`lower(${categories.name}) = lower(${nameOrDisplayName})`,
+  )!;
+}
+
+/** The listing's amenities as lowercased text, whether stored as an array or a comma-separated string. */
+const amenitiesOfListing = sql`(case jsonb_typeof(${listings.attributes} -> 'amenities')
+  when 'array' then array(select lower(btrim(item)) from jsonb_array_elements_text(${listings.attributes} -> 'amenities') as item)
+  when 'string' then array(select lower(btrim(item)) from unnest(string_to_array(${listings.attributes} ->> 'amenities', ',')) as item)
+  else array[]::text[] end)`;
+
+function publicListingConditions(filters: PublicListingFilters): SQL[] {
+  const conditions: SQL[] = [eq(listings.status, 'AVAILABLE')];
+  if (filters.category) conditions.push(categoryMatches(filters.category));
+  if (filters.text) {
+    const pattern = `%${escapeLike(filters.text)}%`;
+    conditions.push(or(ilike(listings.title, pattern), ilike(listings.description, pattern))!);
+  }
+  if (filters.priceMin !== undefined) conditions.push(gte(listings.price, filters.priceMin));
+  if (filters.priceMax !== undefined) conditions.push(lte(listings.price, filters.priceMax));
+  for (const [name, value] of filters.attributes) {
+    conditions.push(sql`lower(${listings.attributes} ->> ${name}::text) = lower(${value})`);
+  }
+  if (filters.amenities.length > 0) {
+    const wanted = sql.join(filters.amenities.map((amenity) => sql`${amenity}`), sql`, `);
+    conditions.push(sql`${amenitiesOfListing} @> array[${wanted}]::text[]`);
+  }
+  return conditions;
+}
+
+/**
+ * Available listings matching the filters, newest first, in one query. The total comes from a
+ * window count when a page is asked for; a page past the end has no row to carry it, so only
+ * then is it counted apart.
+ */
+export async function findPublicListings(
+  executor: Executor,
+  filters: PublicListingFilters,
+  { limit, page }: PublicListingsPage,
+): Promise<{ rows: PublicListingRow[]; total?: number }> {
+  const where = and(...publicListingConditions(filters));
+  const rows = await executor
+    .select({
+      ...publicListingColumns,
+      total: (page === undefined ? sql<number | null>`null` : sql<number>`count(*) over()`).mapWith(Number),
+    })
+    .from(listings)
+    .innerJoin(categories, eq(categories.id, listings.categoryId))
+    .where(where)
+    .orderBy(desc(listings.createdAt), desc(listings.id))
+    .limit(limit)
+    .offset(((page ?? 1) - 1) * limit);
+  if (page === undefined) return { rows };
+  if (rows.length > 0) return { rows, total: rows[0]!.total ?? 0 };
+  if (page === 1) return { rows, total: 0 };
+  const [counted] = await executor
+    .select({ total: count() })
+    .from(listings)
+    .innerJoin(categories, eq(categories.id, listings.categoryId))
+    .where(where);
+  return { rows, total: counted?.total ?? 0 };
+}
+
+export interface PublicAgentRow {
+  id: string;
+  name: string;
+  phone: string;
+  profileImage: string | null;
+  social_1: string | null;
+  social_2: string | null;
+  social_3: string | null;
+  social_4: string | null;
+  social_5: string | null;
+  social_6: string | null;
+  social_7: string | null;
+  social_8: string | null;
+  website: string | null;
+  customSocials: unknown;
+}
+
+/**
+ * A listing shown on the storefront (anything but ARCHIVED) with its agent, counting the view in
+ * the same statement that reads it.
+ */
+export async function viewPublicListing(
+  executor: Executor,
+  id: string,
+): Promise<{ listing: PublicListingRow; agent: PublicAgentRow | null } | undefined> {
+  const viewed = executor.$with('viewed').as(
+    executor
+      .update(listings)
+      .set({ viewsCount: sql`${listings.viewsCount} + 1`, updatedAt: sql`${listings.updatedAt}` })
+      .where(and(eq(listings.id, id), ne(listings.status, 'ARCHIVED')))
+      .returning({
+        id: listings.id,
+        title: listings.title,
+        description: listings.description,
+        price: listings.price,
+        status: listings.status,
+        stockQuantity: listings.stockQuantity,
+        attributes: listings.attributes,
+        images: listings.images,
+        categoryId: listings.categoryId,
+        agentId: listings.agentId,
+      }),
+  );
+  const [row] = await executor
+    .with(viewed)
+    .select({
+      listing: {
+        id: viewed.id,
+        title: viewed.title,
+        description: viewed.description,
+        price: viewed.price,
+        status: viewed.status,
+        stockQuantity: viewed.stockQuantity,
+        attributes: viewed.attributes,
+        images: viewed.images,
+        categoryId: viewed.categoryId,
+        categoryDisplayName: categories.displayName,
+        categoryRules: categories.schemaRules,
+      },
+      agent: {
+        id: users.id,
+        name: users.name,
+        phone: users.phone,
+        profileImage: users.profileImage,
+        social_1: users.social_1,
+        social_2: users.social_2,
+        social_3: users.social_3,
+        social_4: users.social_4,
+        social_5: users.social_5,
+        social_6: users.social_6,
+        social_7: users.social_7,
+        social_8: users.social_8,
+        website: users.website,
+        customSocials: users.customSocials,
+      },
+    })
+    .from(viewed)
+    .innerJoin(categories, eq(categories.id, viewed.categoryId))
+    .leftJoin(users, eq(users.id, viewed.agentId));
+  return row;
+}
+
+/** Counts one inquiry click on a listing the storefront shows; false when there is none. */
+export async function countInquiry(executor: Executor, id: string): Promise<boolean> {
+  const rows = await executor
+    .update(listings)
+    .set({ inquiryClicks: sql`${listings.inquiryClicks} + 1`, updatedAt: sql`${listings.updatedAt}` })
+    .where(and(eq(listings.id, id), ne(listings.status, 'ARCHIVED')))
+    .returning({ id: listings.id });
+  return rows.length > 0;
+}
+
+export interface CategoryFilterValues {
+  schemaRules: SchemaRule[];
+  /** For each rule field, the distinct scalar values its available listings carry, as text. */
+  values: Record<string, string[]>;
+}
+
+/**
+ * A category's rules and, in the same query, the attribute values present among its available
+ * listings. A display name match wins over a code match when both name different categories.
+ */
+export async function findCategoryFilterValues(executor: Executor, nameOrDisplayName: string): Promise<CategoryFilterValues | undefined> {
+  const matched = executor.$with('matched').as(
+    executor
+      .select({ id: categories.id, schemaRules: categories.schemaRules })
+      .from(categories)
+      .where(categoryMatches(nameOrDisplayName))
+      .orderBy(sql`lower(${categories.displayName}) = lower(${nameOrDisplayName}) desc`, categories.name)
+      .limit(1),
+  );
+  const [row] = await executor
+    .with(matched)
+    .select({
+      schemaRules: matched.schemaRules,
+      // Written with its own aliases: drizzle leaves columns unqualified in a single-table select.
+      values: sql<Record<string, string[]>>`(
+        select coalesce(jsonb_object_agg(present.key, present.present_values), '{}'::jsonb)
+        from (
+          select attribute.key, jsonb_agg(distinct attribute.value #>> '{}') as present_values
+          from listings as listing cross join lateral jsonb_each(listing.attributes) as attribute(key, value)
+          where listing."categoryId" = matched.id
+            and listing.status = 'AVAILABLE'
+            and jsonb_typeof(attribute.value) in ('string', 'number', 'boolean')
+            and attribute.value #>> '{}' <> ''
+            and attribute.key in (select rule ->> 'field' from jsonb_array_elements(matched."schemaRules") as rule)
+          group by attribute.key
+        ) as present
+      )`,
+    })
+    .from(matched);
+  return row;
+}
