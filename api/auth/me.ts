@@ -1,0 +1,8 @@
+import { getOwnProfile, updateOwnProfile } from '../../lib/auth/handlers.js';
+import { ProfileUpdateBody, profileForm } from '../../lib/auth/schema.js';
+import { endpoint, route } from '../../lib/http/route.js';
+
+export default route({
+  GET: endpoint('token', {}, getOwnProfile),
+  PUT: endpoint('token', { body: ProfileUpdateBody, form: profileForm }, updateOwnProfile),
+});

@@ -1,0 +1,7 @@
+import { verifyAgentCode } from '../../lib/auth/agent-code-handlers.js';
+import { VerifyAgentCodeBody } from '../../lib/auth/schema.js';
+import { endpoint, route } from '../../lib/http/route.js';
+
+export default route({
+  POST: endpoint('public', { body: VerifyAgentCodeBody }, verifyAgentCode),
+});

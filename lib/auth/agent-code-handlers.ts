@@ -1,0 +1,45 @@
+import { getDb } from '../db/client.js';
+import type { IdParams } from '../http/common-schemas.js';
+import { notFoundError } from '../http/api-error.js';
+import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
+import type { Input, RequestContext } from '../http/route.js';
+import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
+import { findUsableAgentCode, insertAgentCode, listAgentCodes, revokeAgentCode } from './agent-code-queries.js';
+import type { AdminListQuery, AgentCodeCreateBody, VerifyAgentCodeBody } from './schema.js';
+
+/** D17: code checks per client address, which keeps the 6-digit space from being walked. */
+export const VERIFY_AGENT_CODE_LIMIT = { limit: 20, windowSeconds: 15 * 60 };
+
+export async function createAgentCode(
+  { body }: Input<{ body: typeof AgentCodeCreateBody }>,
+  ctx: RequestContext<'admin'>,
+): Promise<Reply> {
+  const code = await insertAgentCode(await getDb(), {
+    createdById: ctx.user.id,
+    agentName: body.name,
+    agentPhone: body.phone,
+    maxUses: body.maxUses,
+    expiresInHours: body.expiresInHours,
+  });
+  return created(code);
+}
+
+export async function listCodes({ query }: Input<{ query: typeof AdminListQuery }>): Promise<Reply> {
+  const { items, total } = await listAgentCodes(await getDb(), query);
+  return paginated(items, pagination(query.page, query.limit, total));
+}
+
+export async function revokeCode({ params }: Input<{ params: typeof IdParams }>): Promise<Reply> {
+  const revoked = await revokeAgentCode(await getDb(), params.id);
+  if (!revoked) throw notFoundError('Agent code', params.id);
+  return ok({ id: revoked.id });
+}
+
+export async function verifyAgentCode(
+  { body }: Input<{ body: typeof VerifyAgentCodeBody }>,
+  ctx: RequestContext<'public'>,
+): Promise<Reply> {
+  await enforceRateLimit({ key: `verify-agent-code:${ctx.clientIp}`, ...VERIFY_AGENT_CODE_LIMIT });
+  const code = await findUsableAgentCode(await getDb(), body.code);
+  return ok(code ? { valid: true, agentName: code.agentName, agentPhone: code.agentPhone } : { valid: false, agentName: null, agentPhone: null });
+}

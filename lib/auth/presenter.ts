@@ -1,0 +1,43 @@
+import { users, type Role } from '../db/schema.js';
+
+/** What sign-up and sign-in return about the user. */
+export interface UserSummary {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+export function userSummary(user: UserSummary): UserSummary {
+  return { id: user.id, email: user.email, name: user.name, role: user.role };
+}
+
+/**
+ * The profile's columns (`GET /api/auth/me`). Selecting them by name keeps the password hash and
+ * the reset fields out of every response built from it.
+ */
+export const profileColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  phone: users.phone,
+  role: users.role,
+  profileImage: users.profileImage,
+  social_1: users.social_1,
+  social_2: users.social_2,
+  social_3: users.social_3,
+  social_4: users.social_4,
+  social_5: users.social_5,
+  social_6: users.social_6,
+  social_7: users.social_7,
+  social_8: users.social_8,
+  website: users.website,
+  customSocials: users.customSocials,
+};
+
+/** An agent in the administrators' list: the profile plus account dates. */
+export const agentColumns = {
+  ...profileColumns,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+};
