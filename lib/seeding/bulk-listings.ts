@@ -1,5 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
-import { DEFAULT_CATEGORIES, type CategoryDefinition } from '../categories/default-categories.js';
+import { DEFAULT_CATEGORIES } from '../categories/default-categories.js';
+import { seedDefaultCategories } from '../categories/seed.js';
 import type { Database } from '../db/client.js';
 import { categories, listings, users, type ListingAttributes, type ListingStatus, type SchemaRule } from '../db/schema.js';
 
@@ -130,12 +131,12 @@ export function generateListing(
 }
 
 /** Makes sure the default categories exist and returns them. */
-export async function ensureDefaultCategories(db: Database, definitions: readonly CategoryDefinition[] = DEFAULT_CATEGORIES) {
-  await db.insert(categories).values([...definitions]).onConflictDoNothing({ target: categories.name });
+export async function ensureDefaultCategories(db: Database) {
+  await seedDefaultCategories(db);
   return db
     .select({ id: categories.id, name: categories.name, schemaRules: categories.schemaRules })
     .from(categories)
-    .where(inArray(categories.name, definitions.map((definition) => definition.name)));
+    .where(inArray(categories.name, DEFAULT_CATEGORIES.map((definition) => definition.name)));
 }
 
 /** Makes sure `count` seed agents exist (sharing one password hash) and returns their ids. */
