@@ -15,7 +15,7 @@ let server: TestServer;
 let api: ApiClient;
 
 beforeAll(async () => {
-  server = await startTestServer({ API_BASE_URL });
+  server = await startTestServer({ API_BASE_URL, TRUST_PROXY: '1' });
   api = apiClient(server.baseUrl);
 });
 afterAll(() => server.close());
@@ -484,6 +484,24 @@ describe('POST /api/public/listings/:id/inquiry', () => {
         expect(response.body).toEqual({ success: false, error: `Listing with id "${id}" not found` });
       }
       expect((await viewsAndClicks(archived.id)).inquiryClicks).toBe(0);
+    });
+
+    it('refuses the 31st inquiry within a minute from one address on one listing with 429', async () => {
+      const listing = await buildListing(server.db, { categoryId: category.id });
+      const other = await buildListing(server.db, { categoryId: category.id });
+      const inquire = (id: string, address: string) =>
+        api.post(`/api/public/listings/${id}/inquiry`, { json: { method: 'call' }, headers: { 'x-forwarded-for': address } });
+      const allowed = await Promise.all(Array.from({ length: 30 }, () => inquire(listing.id, '203.0.113.7')));
+      expect(allowed.map((response) => response.status)).toEqual(Array(30).fill(200));
+      const refused = await inquire(listing.id, '203.0.113.7');
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect((await viewsAndClicks(listing.id)).inquiryClicks).toBe(30);
+      expect((await inquire(listing.id, '203.0.113.8')).status).toBe(200);
+      expect((await inquire(other.id, '203.0.113.7')).status).toBe(200);
+      expect((await viewsAndClicks(listing.id)).inquiryClicks).toBe(31);
     });
 
     it('answers 405 for GET', async () => {

@@ -2,7 +2,8 @@ import { getDb } from '../db/client.js';
 import { notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
-import type { Input } from '../http/route.js';
+import type { Input, RequestContext } from '../http/route.js';
+import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { filterOptionsPresenter } from './filter-options.js';
 import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
 import { countInquiry, findCategoryFilterValues, findPublicListings, viewPublicListing, type PublicListingFilters } from './queries.js';
@@ -43,7 +44,14 @@ export async function getPublicListing({ params }: Input<{ params: typeof IdPara
   return ok({ ...publicListingPresenter(found.listing), agent: found.agent ? publicAgentPresenter(found.agent) : null });
 }
 
-export async function recordInquiry({ params }: Input<{ params: typeof IdParams; body: typeof InquiryBody }>): Promise<Reply> {
+/** D17: inquiries per client address per listing. */
+export const INQUIRY_LIMIT = { limit: 30, windowSeconds: 60 };
+
+export async function recordInquiry(
+  { params }: Input<{ params: typeof IdParams; body: typeof InquiryBody }>,
+  ctx: RequestContext<'public'>,
+): Promise<Reply> {
+  await enforceRateLimit({ key: `inquiry:${params.id}:${ctx.clientIp}`, ...INQUIRY_LIMIT });
   const db = await getDb();
   if (!(await countInquiry(db, params.id))) throw notFoundError('Listing', params.id);
   return { status: 200, body: { success: true } };
