@@ -1,0 +1,262 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import busboy from 'busboy';
+
+/** One request the loopback Bot API received. */
+export interface BotApiCall {
+  method: string;
+  token: string;
+  /** Every parameter, with JSON-encoded multipart fields decoded. */
+  params: Record<string, any>;
+  chatId: string | undefined;
+  text: string | undefined;
+  caption: string | undefined;
+  parseMode: string | undefined;
+  replyMarkup: { inline_keyboard: Array<Array<{ text: string; url?: string }>> } | undefined;
+  /** Photos sent: 1 for sendPhoto, the media count for sendMediaGroup. */
+  photoCount: number;
+  /** Files uploaded in the multipart body, in order. */
+  uploads: Buffer[];
+  /** Photos passed by URL rather than uploaded. */
+  photoUrls: string[];
+  /** The `result` answered, when the call succeeded. */
+  result?: any;
+}
+
+export interface BotApiFailure {
+  error_code: number;
+  description: string;
+}
+
+interface PostedMessage {
+  kind: 'text' | 'photo';
+  content: string;
+  markup: string;
+}
+
+export interface LoopbackBotApi {
+  apiRoot: string;
+  calls: BotApiCall[];
+  callsTo(method: string): BotApiCall[];
+  /** Calls of `method` ('*' for any) answer with this Bot API error until `reset`. */
+  fail(method: string, failure: BotApiFailure): void;
+  /** Calls of `method` ('*' for any) never get an answer. */
+  hang(method: string): void;
+  /** Forgets failures, hangs and recorded calls (the channel's messages stay). */
+  reset(): void;
+  /** Tokens the server accepts, besides the first. */
+  acceptToken(token: string): void;
+  /** The messages currently in a chat, by id. */
+  messagesIn(chatId: string): Map<number, PostedMessage>;
+  webhook: { url: string; secretToken: string | undefined };
+  close(): Promise<void>;
+}
+
+export interface LoopbackBotApiOptions {
+  token: string;
+  bot?: { id: number; first_name: string; username: string };
+  channel?: { title: string; username: string; memberCount: number };
+}
+
+function parseValue(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+async function readBody(req: http.IncomingMessage): Promise<{ params: Record<string, any>; files: Map<string, Buffer> }> {
+  const type = req.headers['content-type'] ?? '';
+  const files = new Map<string, Buffer>();
+  if (type.startsWith('multipart/form-data')) {
+    const params: Record<string, any> = {};
+    await new Promise<void>((resolve, reject) => {
+      const parser = busboy({ headers: req.headers });
+      parser.on('field', (name, value) => {
+        params[name] = parseValue(value);
+      });
+      parser.on('file', (name, stream) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => files.set(name, Buffer.concat(chunks)));
+      });
+      parser.on('close', resolve);
+      parser.on('error', reject);
+      req.pipe(parser);
+    });
+    return { params, files };
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return { params: text ? (JSON.parse(text) as Record<string, any>) : {}, files };
+}
+
+/** `attach://<name>` names an uploaded part; anything else is a URL or file id. */
+function photoSource(media: unknown, files: Map<string, Buffer>, call: BotApiCall): void {
+  if (typeof media !== 'string') return;
+  const attached = /^attach:\/\/(.+)$/.exec(media);
+  if (attached) {
+    const file = files.get(attached[1]!);
+    if (file) call.uploads.push(file);
+  } else {
+    call.photoUrls.push(media);
+  }
+}
+
+/**
+ * A Bot API server on loopback: `/bot<token>/<method>` with JSON or multipart bodies, answering
+ * `{ ok: true, result }` or `{ ok: false, error_code, description }` as the real one does. It keeps
+ * the messages of each chat so edits and deletes behave like the real channel's.
+ */
+export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promise<LoopbackBotApi> {
+  const tokens = new Set([options.token]);
+  const bot = options.bot ?? { id: 7000001, first_name: 'Shop Bot', username: 'shop_listing_bot' };
+  const channel = options.channel ?? { title: 'Shop Deals', username: 'shopdeals', memberCount: 1234 };
+  const calls: BotApiCall[] = [];
+  const failures = new Map<string, BotApiFailure>();
+  const hangs = new Set<string>();
+  const chats = new Map<string, Map<number, PostedMessage>>();
+  const webhook: { url: string; secretToken: string | undefined } = { url: '', secretToken: undefined };
+  let nextMessageId = 100;
+
+  const messagesIn = (chatId: string) => {
+    let messages = chats.get(chatId);
+    if (!messages) {
+      messages = new Map();
+      chats.set(chatId, messages);
+    }
+    return messages;
+  };
+
+  const chatOf = (chatId: string) => ({ id: /^-?\d+$/.test(chatId) ? Number(chatId) : -1001000000001, type: 'channel', title: channel.title });
+
+  const post = (chatId: string, kind: PostedMessage['kind'], content: string, markup: unknown, extra: Record<string, unknown>) => {
+    const messageId = nextMessageId++;
+    messagesIn(chatId).set(messageId, { kind, content, markup: JSON.stringify(markup ?? null) });
+    return { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: chatOf(chatId), ...extra };
+  };
+
+  const badRequest = (description: string): BotApiFailure => ({ error_code: 400, description: `Bad Request: ${description}` });
+
+  const edit = (call: BotApiCall, kind: PostedMessage['kind'], content: string): unknown => {
+    const message = messagesIn(call.chatId ?? '').get(Number(call.params.message_id));
+    if (!message) return badRequest('message to edit not found');
+    if (message.kind !== kind) return badRequest(kind === 'photo' ? 'there is no caption in the message to edit' : 'there is no text in the message to edit');
+    const markup = JSON.stringify(call.replyMarkup ?? null);
+    if (message.content === content && message.markup === markup) {
+      return badRequest('message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+    }
+    Object.assign(message, { content, markup });
+    return { ok: true, result: { message_id: Number(call.params.message_id), chat: chatOf(call.chatId ?? ''), edit_date: 1 } };
+  };
+
+  const answer = (call: BotApiCall, files: Map<string, Buffer>): unknown => {
+    const chatId = call.chatId ?? '';
+    switch (call.method) {
+      case 'getMe':
+        return { ok: true, result: { ...bot, is_bot: true, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false } };
+      case 'getChat':
+        return {
+          ok: true,
+          result: { ...chatOf(chatId), username: channel.username, photo: { small_file_id: 'AQADsmall', small_file_unique_id: 's1', big_file_id: 'AQADbig', big_file_unique_id: 'b1' } },
+        };
+      case 'getChatMemberCount':
+        return { ok: true, result: channel.memberCount };
+      case 'sendMessage':
+        return { ok: true, result: post(chatId, 'text', call.text ?? '', call.replyMarkup, { text: call.text }) };
+      case 'sendPhoto':
+        photoSource(call.params.photo, files, call);
+        call.photoCount = 1;
+        return { ok: true, result: post(chatId, 'photo', call.caption ?? '', call.replyMarkup, { photo: [{ file_id: 'photo', file_unique_id: 'p', width: 1200, height: 900 }] }) };
+      case 'sendMediaGroup': {
+        const media = Array.isArray(call.params.media) ? (call.params.media as Array<{ media: unknown; caption?: string }>) : [];
+        if (media.length < 2 || media.length > 10) return badRequest('wrong number of media in the group');
+        call.photoCount = media.length;
+        for (const item of media) photoSource(item.media, files, call);
+        call.caption = media[0]?.caption;
+        call.parseMode = (media[0] as { parse_mode?: string } | undefined)?.parse_mode;
+        return { ok: true, result: media.map((item) => post(chatId, 'photo', item.caption ?? '', null, { media_group_id: 'group', caption: item.caption })) };
+      }
+      case 'editMessageCaption': {
+        const result = edit(call, 'photo', call.caption ?? '');
+        return 'ok' in (result as object) ? result : { ok: false, ...(result as BotApiFailure) };
+      }
+      case 'editMessageText': {
+        const result = edit(call, 'text', call.text ?? '');
+        return 'ok' in (result as object) ? result : { ok: false, ...(result as BotApiFailure) };
+      }
+      case 'deleteMessage': {
+        const deleted = messagesIn(chatId).delete(Number(call.params.message_id));
+        return deleted ? { ok: true, result: true } : { ok: false, ...badRequest('message to delete not found') };
+      }
+      case 'setWebhook':
+        webhook.url = String(call.params.url ?? '');
+        webhook.secretToken = call.params.secret_token === undefined ? undefined : String(call.params.secret_token);
+        return { ok: true, result: true, description: 'Webhook was set' };
+      case 'getWebhookInfo':
+        return { ok: true, result: { url: webhook.url, has_custom_certificate: false, pending_update_count: 0, max_connections: 40 } };
+      default:
+        return { ok: false, error_code: 404, description: 'Not Found' };
+    }
+  };
+
+  const server = http.createServer((req, res) => {
+    const reply = (status: number, body: unknown) => {
+      res.statusCode = status;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(body));
+    };
+    const handle = async () => {
+      const match = /^\/bot([^/]+)\/(\w+)$/.exec(new URL(req.url ?? '/', 'http://localhost').pathname);
+      if (!match) return reply(404, { ok: false, error_code: 404, description: 'Not Found' });
+      const [, token, method] = match as unknown as [string, string, string];
+      const { params, files } = await readBody(req);
+      const call: BotApiCall = {
+        method,
+        token,
+        params,
+        chatId: params.chat_id === undefined ? undefined : String(params.chat_id),
+        text: typeof params.text === 'string' ? params.text : undefined,
+        caption: typeof params.caption === 'string' ? params.caption : undefined,
+        parseMode: typeof params.parse_mode === 'string' ? params.parse_mode : undefined,
+        replyMarkup: params.reply_markup,
+        photoCount: 0,
+        uploads: [],
+        photoUrls: [],
+      };
+      calls.push(call);
+      if (!tokens.has(token)) return reply(401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      if (hangs.has(method) || hangs.has('*')) return;
+      const failure = failures.get(method) ?? failures.get('*');
+      if (failure) return reply(failure.error_code, { ok: false, ...failure });
+      const body = answer(call, files) as { ok: boolean; error_code?: number; result?: unknown };
+      call.result = body.result;
+      reply(body.ok ? 200 : (body.error_code ?? 400), body);
+    };
+    handle().catch((error: unknown) => reply(500, { ok: false, error_code: 500, description: `Internal Server Error: ${String(error)}` }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    apiRoot: `http://127.0.0.1:${port}`,
+    calls,
+    callsTo: (method) => calls.filter((call) => call.method === method),
+    fail: (method, failure) => failures.set(method, failure),
+    hang: (method) => hangs.add(method),
+    reset: () => {
+      failures.clear();
+      hangs.clear();
+      calls.length = 0;
+    },
+    acceptToken: (token) => tokens.add(token),
+    messagesIn,
+    webhook,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
