@@ -31,3 +31,6 @@ export function emitListingEvent(event: ListingEvent): Promise<void> {
     await Promise.all(listeners.map((listener) => listener(event)));
   });
 }
+
+/** The channel mirrors listing writes (D13). */
+onListingEvent(() => import('../syndication/listing-listener.js').then((module) => module.syndicateListingEvent));

@@ -1,0 +1,7 @@
+import { endpoint, route } from '../../../lib/http/route.js';
+import { deleteChannelMessage } from '../../../lib/syndication/handlers.js';
+import { MessageIdParams } from '../../../lib/syndication/schema.js';
+
+export default route({
+  POST: endpoint('admin', { params: MessageIdParams }, deleteChannelMessage),
+});

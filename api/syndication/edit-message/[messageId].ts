@@ -1,0 +1,7 @@
+import { endpoint, route } from '../../../lib/http/route.js';
+import { editChannelMessage } from '../../../lib/syndication/handlers.js';
+import { EditMessageBody, MessageIdParams } from '../../../lib/syndication/schema.js';
+
+export default route({
+  POST: endpoint('admin', { params: MessageIdParams, body: EditMessageBody }, editChannelMessage),
+});

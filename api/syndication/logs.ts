@@ -1,0 +1,7 @@
+import { endpoint, route } from '../../lib/http/route.js';
+import { listSyndicationLogs } from '../../lib/syndication/handlers.js';
+import { LogsQuery } from '../../lib/syndication/schema.js';
+
+export default route({
+  GET: endpoint('token', { query: LogsQuery }, listSyndicationLogs),
+});

@@ -1,0 +1,7 @@
+import { IdParams } from '../../../lib/http/common-schemas.js';
+import { endpoint, route } from '../../../lib/http/route.js';
+import { retrySyndication } from '../../../lib/syndication/handlers.js';
+
+export default route({
+  POST: endpoint('token', { params: IdParams }, retrySyndication),
+});

@@ -1,0 +1,7 @@
+import { endpoint, route } from '../../../lib/http/route.js';
+import { triggerSyndication } from '../../../lib/syndication/handlers.js';
+import { ListingIdParams } from '../../../lib/syndication/schema.js';
+
+export default route({
+  POST: endpoint('token', { params: ListingIdParams }, triggerSyndication),
+});

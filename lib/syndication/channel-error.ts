@@ -1,0 +1,27 @@
+/**
+ * A failed exchange with the Bot API, or a post that could not be prepared. Its message is safe to
+ * store and show: it never holds the bot token.
+ */
+export class ChannelError extends Error {
+  constructor(
+    message: string,
+    /** The Bot API's `error_code` when it answered with an error. */
+    readonly code?: number,
+    /** The Bot API's `description` when it answered with an error. */
+    readonly description?: string,
+  ) {
+    super(message);
+    this.name = 'ChannelError';
+  }
+}
+
+/** Removes the token from any text that might carry a request URL (network errors name the URL). */
+export function withoutToken(text: string, token: string): string {
+  return token ? text.split(token).join('<token>') : text;
+}
+
+/** The message stored in a failed log entry. */
+export function failureMessage(error: unknown, token: string): string {
+  const text = error instanceof ChannelError ? error.message : `Posting failed: ${error instanceof Error ? error.message : String(error)}`;
+  return withoutToken(text, token);
+}

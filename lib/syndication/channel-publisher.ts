@@ -1,0 +1,122 @@
+import path from 'node:path';
+import { InlineKeyboard, InputFile } from 'grammy';
+import { log } from '../log.js';
+import { storageFor } from '../media/storage.js';
+import { botClient, type BotClient } from './bot-client.js';
+import { ChannelError } from './channel-error.js';
+import type { LinkButton } from './keyboard.js';
+
+/** A media group holds at most 10 items. */
+const MAX_IMAGES = 10;
+
+/** What a listing's channel post shows. */
+export interface PostContent {
+  /** HTML caption (or text of a text post), already within the limit. */
+  caption: string;
+  /** Text of the message carrying the buttons under a media group (HTML). */
+  buttonsText: string;
+  buttons: LinkButton[];
+  /** Stored image references, in order. */
+  images: string[];
+}
+
+function keyboardOf(buttons: LinkButton[]): InlineKeyboard | undefined {
+  if (buttons.length === 0) return undefined;
+  return new InlineKeyboard([buttons.map((button) => InlineKeyboard.url(button.text, button.url))]);
+}
+
+/** An image-host URL goes to the Bot API as is; a local image is uploaded from our storage. */
+async function photoOf(ref: string): Promise<InputFile | string> {
+  if (/^https?:\/\//i.test(ref)) return ref;
+  const storage = await storageFor(ref);
+  if (!storage) throw new ChannelError(`Image "${ref}" could not be read: it is not a stored image`);
+  try {
+    return new InputFile(await storage.read(ref), path.basename(ref));
+  } catch (error) {
+    const reason = (error as { code?: unknown }).code === 'ENOENT' ? 'the file is missing' : error instanceof Error ? error.message : String(error);
+    throw new ChannelError(`Image "${ref}" could not be read: ${reason}`);
+  }
+}
+
+/** Posts a listing: a text post, a photo, or a media group followed by the buttons. Returns the first message's id. */
+async function publish(client: BotClient, channelId: string, content: PostContent): Promise<number> {
+  const photos = await Promise.all(content.images.slice(0, MAX_IMAGES).map(photoOf));
+  const keyboard = keyboardOf(content.buttons);
+  const markup = keyboard ? { reply_markup: keyboard } : {};
+  const [first, ...rest] = photos;
+  if (first === undefined) {
+    const message = await client.call('sendMessage', (api) =>
+      api.sendMessage(channelId, content.caption, { parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...markup }),
+    );
+    return message.message_id;
+  }
+  if (rest.length === 0) {
+    const message = await client.call('sendPhoto', (api) => api.sendPhoto(channelId, first, { caption: content.caption, parse_mode: 'HTML', ...markup }));
+    return message.message_id;
+  }
+  const messages = await client.call('sendMediaGroup', (api) =>
+    api.sendMediaGroup(
+      channelId,
+      photos.map((media, index) => (index === 0 ? { type: 'photo' as const, media, caption: content.caption, parse_mode: 'HTML' as const } : { type: 'photo' as const, media })),
+    ),
+  );
+  const firstId = messages[0]?.message_id;
+  if (firstId === undefined) throw new ChannelError('Bot API sendMediaGroup returned no messages');
+  if (keyboard) {
+    // The album is already on the channel: a failed buttons message must not turn it into a failure that a retry would post twice.
+    await client
+      .call('sendMessage', (api) => api.sendMessage(channelId, content.buttonsText, { parse_mode: 'HTML', reply_markup: keyboard }))
+      .catch((error: unknown) => log.warn('channel buttons message failed', { channelId, messageId: firstId, error: (error as Error).message }));
+  }
+  return firstId;
+}
+
+const NOT_MODIFIED = /message is not modified/i;
+const NO_CAPTION = /there is no caption in the message/i;
+const NO_TEXT = /there is no text in the message/i;
+
+/**
+ * Edits a posted message's caption (photo posts) or text (text posts), and its buttons. Which kind
+ * the message is follows from the images it was posted with, which may have changed since: when
+ * the Bot API says the message has no caption (or no text), the other edit is made. An edit that
+ * changes nothing counts as done.
+ */
+async function edit(client: BotClient, channelId: string, messageId: number, caption: string, buttons: LinkButton[] | undefined, expectPhoto: boolean): Promise<void> {
+  const keyboard = buttons ? keyboardOf(buttons) : undefined;
+  // Omitting the markup in an edit removes the buttons, so it is sent whenever it is known.
+  const markup = keyboard ? { reply_markup: keyboard } : {};
+  const editCaption = () => client.call('editMessageCaption', (api) => api.editMessageCaption(channelId, messageId, { caption, parse_mode: 'HTML', ...markup }));
+  const editText = () =>
+    client.call('editMessageText', (api) => api.editMessageText(channelId, messageId, caption, { parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...markup }));
+  const [firstTry, otherTry, wrongKind] = expectPhoto ? [editCaption, editText, NO_CAPTION] : [editText, editCaption, NO_TEXT];
+  try {
+    await firstTry();
+  } catch (error) {
+    if (!(error instanceof ChannelError) || !error.description) throw error;
+    if (NOT_MODIFIED.test(error.description)) return;
+    if (!wrongKind.test(error.description)) throw error;
+    try {
+      await otherTry();
+    } catch (second) {
+      if (second instanceof ChannelError && second.description && NOT_MODIFIED.test(second.description)) return;
+      throw second;
+    }
+  }
+}
+
+/** The Bot API calls of channel posting, bound to one bot. */
+export function channelPublisher(botToken: string) {
+  const client = botClient(botToken);
+  return {
+    publish: (channelId: string, content: PostContent) => publish(client, channelId, content),
+    /** Re-captions a listing's post; a media group's first item carries no buttons. */
+    editPost: (channelId: string, messageId: number, content: PostContent) =>
+      edit(client, channelId, messageId, content.caption, content.images.length > 1 ? undefined : content.buttons, content.images.length > 0),
+    /** Sets a message's caption (or text), keeping the given buttons. */
+    editCaption: (channelId: string, messageId: number, caption: string, buttons: LinkButton[] | undefined, expectPhoto: boolean) =>
+      edit(client, channelId, messageId, caption, buttons, expectPhoto),
+    deleteMessage: (channelId: string, messageId: number) => client.call('deleteMessage', (api) => api.deleteMessage(channelId, messageId)),
+  };
+}
+
+export type ChannelPublisher = ReturnType<typeof channelPublisher>;

@@ -1,0 +1,68 @@
+import { getDb } from '../db/client.js';
+import { ApiError } from '../http/api-error.js';
+import { created, ok, type Reply } from '../http/reply.js';
+import {
+  deleteConfigRow,
+  environmentConfig,
+  findConfigRow,
+  listConfigRows,
+  MESSENGER,
+  upsertConfigRow,
+  type ConfigChanges,
+} from './configs.js';
+import { configPresenter, environmentConfigPresenter, maskSecret } from './presenter.js';
+import type { ConfigInput } from './schema.js';
+
+/** Every stored config, plus the environment-backed `MESSENGER` config while no row replaces it. */
+export async function listConfigs(): Promise<Reply> {
+  const rows = await listConfigRows(await getDb());
+  const views = rows.map(configPresenter);
+  const env = environmentConfig();
+  if (env && !rows.some((row) => row.platform === MESSENGER)) views.push(environmentConfigPresenter(env));
+  return ok(views.sort((a, b) => a.platform.localeCompare(b.platform)));
+}
+
+export async function getConfig({ params }: { params: { platform: string } }): Promise<Reply> {
+  const row = await findConfigRow(await getDb(), params.platform);
+  if (row) return ok(configPresenter(row));
+  const env = params.platform === MESSENGER ? environmentConfig() : undefined;
+  if (env) return ok(environmentConfigPresenter(env));
+  throw ApiError.notFound(`Syndication config for platform "${params.platform}" not found`);
+}
+
+/**
+ * A secret as sent: a masked value equal to the current secret's mask keeps that secret (clients
+ * send back what they were shown); any other masked value is refused rather than stored.
+ */
+function secretToStore(field: string, sent: string | null | undefined, current: string | null | undefined): string | null | undefined {
+  if (sent === undefined || sent === null || !sent.startsWith('•')) return sent;
+  if (current && sent === maskSecret(current)) return current;
+  throw ApiError.badRequest(`Invalid request body: ${field}: a masked value can only keep the stored secret; send the full value`, [
+    { field, message: 'a masked value can only keep the stored secret; send the full value' },
+  ]);
+}
+
+/** Creates the platform's config, or updates the fields sent (D14: masked secrets round-trip). */
+export async function saveConfig({ body }: { body: ConfigInput }): Promise<Reply> {
+  const db = await getDb();
+  const existing = await findConfigRow(db, body.platform);
+  // The environment defaults stand in for a missing MESSENGER row, so their masked token round-trips too.
+  const currentToken = existing ? existing.botToken : body.platform === MESSENGER ? environmentConfig()?.botToken : undefined;
+  const changes: ConfigChanges = {
+    botToken: secretToStore('botToken', body.botToken, currentToken),
+    channelId: body.channelId,
+    isActive: body.isActive,
+  };
+  if (!existing) {
+    const missing = (['botToken', 'channelId'] as const).filter((field) => !changes[field]);
+    if (missing.length > 0) throw ApiError.badRequest(`Missing required fields: ${missing.join(', ')}`, missing.map((field) => ({ field, message: 'is required to create a config' })));
+  }
+  const row = await upsertConfigRow(db, body.platform, changes);
+  return existing ? ok(configPresenter(row)) : created(configPresenter(row));
+}
+
+export async function deleteConfig({ params }: { params: { platform: string } }): Promise<Reply> {
+  const deleted = await deleteConfigRow(await getDb(), params.platform);
+  if (!deleted) throw ApiError.notFound(`Syndication config for platform "${params.platform}" not found`);
+  return ok({ platform: params.platform });
+}

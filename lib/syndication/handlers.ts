@@ -1,0 +1,92 @@
+import type { AuthUser } from '../auth/authenticate.js';
+import { getDb } from '../db/client.js';
+import { ApiError, notFoundError } from '../http/api-error.js';
+import { ok, paginated, pagination, type Reply } from '../http/reply.js';
+import type { RequestContext } from '../http/route.js';
+import { plainCaption } from './caption.js';
+import { ChannelError } from './channel-error.js';
+import { activeMessengerTargetOrThrow, MESSENGER, messengerChannelOrThrow } from './configs.js';
+import { listingButtons, postListing } from './posting.js';
+import { logPresenter } from './presenter.js';
+import { findLogWithListing, findPostableListing, listingOfMessage, listLogs, type PostableListing } from './queries.js';
+import type { LogsFilter } from './schema.js';
+
+/** An agent acts on the channel posts of their own listings only (D8); administrators on all. */
+function assertMayPost(user: AuthUser, listing: { agentId: string | null }): void {
+  if (user.role !== 'SUPER_ADMIN' && listing.agentId !== user.id) throw ApiError.forbidden();
+}
+
+export async function listSyndicationLogs({ query }: { query: LogsFilter }, { user }: RequestContext<'token'>): Promise<Reply> {
+  const { rows, total } = await listLogs(await getDb(), query, user.role === 'SUPER_ADMIN' ? undefined : user.id);
+  return paginated(
+    rows.map((row) => logPresenter(row.log, row.listing)),
+    pagination(query.page, query.limit, total),
+  );
+}
+
+async function postableListingOrThrow(listingId: string): Promise<PostableListing> {
+  const listing = await findPostableListing(await getDb(), listingId);
+  if (!listing) throw notFoundError('Listing', listingId);
+  return listing;
+}
+
+/** Posts the listing now, always as a new post, and answers with the outcome. */
+export async function triggerSyndication({ params }: { params: { listingId: string } }, { user }: RequestContext<'token'>): Promise<Reply> {
+  const listing = await postableListingOrThrow(params.listingId);
+  assertMayPost(user, listing);
+  const target = await activeMessengerTargetOrThrow(await getDb());
+  const entry = await postListing(listing, 'NEW_POST', target);
+  if (entry.status !== 'SUCCESS' || entry.messageId === null) {
+    throw new ApiError(502, `Posting to the channel failed: ${entry.errorMessage ?? 'no message id was returned'}`);
+  }
+  return ok({ listingId: listing.id, messageId: entry.messageId, message: 'Listing posted to the channel' });
+}
+
+/** A new attempt at a failed entry, with the same action, logged as a new entry. */
+export async function retrySyndication({ params }: { params: { id: string } }, { user }: RequestContext<'token'>): Promise<Reply> {
+  const db = await getDb();
+  const found = await findLogWithListing(db, params.id);
+  if (!found) throw notFoundError('Syndication log', params.id);
+  assertMayPost(user, found.listing);
+  const { log } = found;
+  if (log.status !== 'FAILED') throw ApiError.conflict(`Only a FAILED entry can be retried; this one is ${log.status}`);
+  if (log.platform !== MESSENGER || log.action === 'DELETED') throw ApiError.conflict(`A ${log.platform} ${log.action} entry cannot be retried`);
+  const target = await activeMessengerTargetOrThrow(db);
+  const listing = await postableListingOrThrow(log.listingId);
+  const entry = await postListing(listing, log.action, target);
+  return ok(logPresenter(entry, listing));
+}
+
+/** A Bot API failure as a client-facing error: a message the channel does not have is a 404. */
+function channelFailure(error: unknown, messageId: number): never {
+  if (!(error instanceof ChannelError)) throw error;
+  if (error.code === 400 && /message to (?:delete|edit) not found|message_id_invalid/i.test(error.description ?? '')) {
+    throw ApiError.notFound(`Message ${messageId} not found in the channel`);
+  }
+  throw new ApiError(502, error.message);
+}
+
+export async function deleteChannelMessage({ params }: { params: { messageId: number } }): Promise<Reply> {
+  const target = await messengerChannelOrThrow(await getDb());
+  const { channelPublisher } = await import('./channel-publisher.js');
+  await channelPublisher(target.botToken)
+    .deleteMessage(target.channelId, params.messageId)
+    .catch((error: unknown) => channelFailure(error, params.messageId));
+  return ok({ messageId: params.messageId, deleted: true });
+}
+
+/** Sets a channel message's caption; a message posted for a listing keeps that listing's buttons. */
+export async function editChannelMessage({ params, body }: { params: { messageId: number }; body: { caption: string } }): Promise<Reply> {
+  const db = await getDb();
+  const target = await messengerChannelOrThrow(db);
+  const listingId = await listingOfMessage(db, target.channelId, params.messageId);
+  const listing = listingId ? await findPostableListing(db, listingId) : undefined;
+  // A media group's first item carries no buttons; its buttons are a message of their own.
+  const buttons = listing && listing.images.length <= 1 ? await listingButtons(db, listing.id) : undefined;
+  const caption = plainCaption(body.caption);
+  const { channelPublisher } = await import('./channel-publisher.js');
+  await channelPublisher(target.botToken)
+    .editCaption(target.channelId, params.messageId, caption, buttons, listing ? listing.images.length > 0 : true)
+    .catch((error: unknown) => channelFailure(error, params.messageId));
+  return ok({ messageId: params.messageId, caption: body.caption, edited: true });
+}

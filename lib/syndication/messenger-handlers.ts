@@ -1,0 +1,78 @@
+import crypto from 'node:crypto';
+import { config } from '../config.js';
+import { getDb } from '../db/client.js';
+import { ApiError } from '../http/api-error.js';
+import { ok, raw, type Reply } from '../http/reply.js';
+import { readCached, writeCached } from './cache.js';
+import { ChannelError } from './channel-error.js';
+import { messengerBotToken, messengerChannelOrThrow } from './configs.js';
+
+const BOT_PROFILE_TTL_SECONDS = 600;
+
+/** A Bot API failure as the 502 envelope; the message never holds the token. */
+function badGateway(error: unknown): never {
+  if (error instanceof ChannelError) throw new ApiError(502, error.message);
+  throw error;
+}
+
+async function botTokenOrThrow(): Promise<string> {
+  const token = await messengerBotToken(await getDb());
+  if (!token) throw ApiError.conflict('The messenger bot is not configured: set a MESSENGER bot token');
+  return token;
+}
+
+export async function messengerInfo(): Promise<Reply> {
+  const target = await messengerChannelOrThrow(await getDb());
+  const { fetchMessengerInfo } = await import('./bot-info.js');
+  return ok(await fetchMessengerInfo(target.botToken, target.channelId).catch(badGateway));
+}
+
+/** Cache key per bot: a changed token never serves the previous bot's profile. */
+function botProfileKey(token: string): string {
+  return `messenger-bot:${crypto.createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+}
+
+interface PublicBot {
+  id: number;
+  first_name: string;
+  username: string;
+  link: string;
+}
+
+/** The bot's public profile for the storefront, cached across instances for 10 minutes. */
+export async function publicMessengerBot(): Promise<Reply> {
+  const db = await getDb();
+  const token = await messengerBotToken(db);
+  if (!token) throw ApiError.notFound('Messenger bot is not configured');
+  const key = botProfileKey(token);
+  const cached = await readCached<PublicBot>(db, key);
+  if (cached) return ok(cached);
+  const { fetchBotProfile } = await import('./bot-info.js');
+  const profile = await fetchBotProfile(token).catch(badGateway);
+  const bot: PublicBot = { ...profile, link: `https://t.me/${profile.username}` };
+  await writeCached(db, key, bot, BOT_PROFILE_TTL_SECONDS);
+  return ok(bot);
+}
+
+/** Derived from the token, so a later webhook handler can check it without storing anything. */
+function webhookSecret(token: string): string {
+  return crypto.createHmac('sha256', 'messenger-webhook').update(token).digest('hex');
+}
+
+export async function setupWebhook(): Promise<Reply> {
+  const token = await botTokenOrThrow();
+  const url = `${config().apiBaseUrl}/api/syndication/messenger/webhook`;
+  const { registerWebhook } = await import('./bot-info.js');
+  return ok(await registerWebhook(token, url, webhookSecret(token)).catch(badGateway));
+}
+
+export async function webhookInfo(): Promise<Reply> {
+  const token = await botTokenOrThrow();
+  const { fetchWebhookInfo } = await import('./bot-info.js');
+  return ok(await fetchWebhookInfo(token).catch(badGateway));
+}
+
+/** The inbound webhook is a stub (spec, Events): it acknowledges and does nothing. */
+export async function webhookStub(): Promise<Reply> {
+  return raw({ success: true });
+}

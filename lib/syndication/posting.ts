@@ -1,0 +1,77 @@
+import { config } from '../config.js';
+import { getDb, type Executor } from '../db/client.js';
+import { log } from '../log.js';
+import { notify } from '../notifications/notify.js';
+import { readSettings } from '../settings/queries.js';
+import { assembleCaption, listingCaption } from './caption.js';
+import { ChannelError, failureMessage } from './channel-error.js';
+import type { PostContent } from './channel-publisher.js';
+import { MESSENGER, type MessengerTarget } from './configs.js';
+import { channelButtons, type LinkButton } from './keyboard.js';
+import type { LogRow } from './presenter.js';
+import { finishLog, insertPendingLog, lastPostedMessage, type PostableListing } from './queries.js';
+
+export type PostAction = 'NEW_POST' | 'EDITED';
+
+/** The buttons under a listing's post, from the store settings and the storefront URL. */
+export async function listingButtons(executor: Executor, listingId: string): Promise<LinkButton[]> {
+  return channelButtons(listingId, await readSettings(executor), config().storefrontUrl);
+}
+
+async function postContent(executor: Executor, listing: PostableListing): Promise<PostContent> {
+  return {
+    caption: listingCaption(listing),
+    buttonsText: assembleCaption([{ separator: '', open: '<b>', text: listing.title, close: '</b>' }]),
+    buttons: await listingButtons(executor, listing.id),
+    images: listing.images,
+  };
+}
+
+async function recordFailure(entry: LogRow, listing: PostableListing, errorMessage: string): Promise<LogRow> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const row = await finishLog(tx, entry.id, { status: 'FAILED', errorMessage });
+    if (listing.agentId) {
+      await notify(tx, [
+        {
+          userId: listing.agentId,
+          type: 'SYNDICATION_FAILED',
+          title: `Channel post failed for "${listing.title}"`,
+          body: `Posting "${listing.title}" to the channel failed: ${errorMessage}`,
+          data: { listingId: listing.id, syndicationLogId: entry.id },
+        },
+      ]);
+    }
+    return row ?? { ...entry, status: 'FAILED', errorMessage };
+  });
+}
+
+/**
+ * The posting flow (D13): a `PENDING` entry first, then the Bot API calls, then `SUCCESS` with the
+ * message id, or `FAILED` with the reason and a notification to the listing's agent. A new post
+ * records its first message; an edit changes the listing's latest post in this channel. Never
+ * throws for a channel failure: the entry says what happened.
+ */
+export async function postListing(listing: PostableListing, action: PostAction, target: MessengerTarget): Promise<LogRow> {
+  const db = await getDb();
+  const entry = await insertPendingLog(db, { listingId: listing.id, platform: MESSENGER, action, channelInfo: target.channelId });
+  try {
+    const content = await postContent(db, listing);
+    const { channelPublisher } = await import('./channel-publisher.js');
+    const publisher = channelPublisher(target.botToken);
+    let messageId: number;
+    if (action === 'EDITED') {
+      const posted = await lastPostedMessage(db, listing.id, target.channelId);
+      if (posted === undefined) throw new ChannelError('The listing has no successful post in this channel to edit');
+      await publisher.editPost(target.channelId, posted, content);
+      messageId = posted;
+    } else {
+      messageId = await publisher.publish(target.channelId, content);
+    }
+    return (await finishLog(db, entry.id, { status: 'SUCCESS', messageId })) ?? { ...entry, status: 'SUCCESS', messageId };
+  } catch (error) {
+    const errorMessage = failureMessage(error, target.botToken);
+    log.warn('channel posting failed', { listingId: listing.id, action, syndicationLogId: entry.id, errorMessage });
+    return recordFailure(entry, listing, errorMessage);
+  }
+}

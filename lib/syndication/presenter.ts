@@ -1,0 +1,74 @@
+import type { syndicationLogs } from '../db/schema.js';
+import type { ConfigRow, ConfigSource, EnvironmentConfig } from './configs.js';
+
+const MASK = '••••••••';
+
+/** A secret shown by its last 4 characters only (D14); a short one is not shown at all. */
+export function maskSecret(secret: string | null): string | null {
+  if (!secret) return null;
+  return secret.length > 8 ? `${MASK}${secret.slice(-4)}` : MASK;
+}
+
+export interface ConfigView {
+  id: string | null;
+  platform: string;
+  botToken: string | null;
+  channelId: string | null;
+  apiKey: string | null;
+  apiSecret: string | null;
+  isActive: boolean;
+  extraConfig: Record<string, unknown> | null;
+  source: ConfigSource;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+}
+
+export function configPresenter(row: ConfigRow): ConfigView {
+  return {
+    id: row.id,
+    platform: row.platform,
+    botToken: maskSecret(row.botToken),
+    channelId: row.channelId,
+    apiKey: maskSecret(row.apiKey),
+    apiSecret: maskSecret(row.apiSecret),
+    isActive: row.isActive,
+    extraConfig: row.extraConfig,
+    source: 'database',
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** The environment defaults shown as the `MESSENGER` config while no row exists. */
+export function environmentConfigPresenter(env: EnvironmentConfig): ConfigView {
+  return {
+    id: null,
+    platform: env.platform,
+    botToken: maskSecret(env.botToken),
+    channelId: env.channelId,
+    apiKey: null,
+    apiSecret: null,
+    isActive: Boolean(env.botToken && env.channelId),
+    extraConfig: null,
+    source: 'environment',
+    createdAt: null,
+    updatedAt: null,
+  };
+}
+
+export type LogRow = typeof syndicationLogs.$inferSelect;
+
+export function logPresenter(row: LogRow, listing: { id: string; title: string }) {
+  return {
+    id: row.id,
+    listingId: row.listingId,
+    platform: row.platform,
+    status: row.status,
+    action: row.action,
+    channelInfo: row.channelInfo,
+    messageId: row.messageId,
+    errorMessage: row.errorMessage,
+    runAt: row.runAt,
+    listing: { id: listing.id, title: listing.title },
+  };
+}

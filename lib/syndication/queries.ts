@@ -1,0 +1,122 @@
+import { and, count, desc, eq, isNotNull, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+import { categories, listings, syndicationLogs, type SyndicationAction, type SyndicationStatus } from '../db/schema.js';
+import { offsetOf } from '../http/common-schemas.js';
+import type { CaptionListing } from './caption.js';
+import type { LogRow } from './presenter.js';
+import type { LogsFilter } from './schema.js';
+
+/** What posting needs of a listing: its owner, caption fields, category rules and images. */
+export interface PostableListing extends CaptionListing {
+  id: string;
+  agentId: string | null;
+  images: string[];
+}
+
+export async function findPostableListing(executor: Executor, listingId: string): Promise<PostableListing | undefined> {
+  const [row] = await executor
+    .select({
+      id: listings.id,
+      agentId: listings.agentId,
+      title: listings.title,
+      description: listings.description,
+      price: listings.price,
+      status: listings.status,
+      attributes: listings.attributes,
+      customTelegramCaption: listings.customTelegramCaption,
+      images: listings.images,
+      schemaRules: categories.schemaRules,
+    })
+    .from(listings)
+    .innerJoin(categories, eq(categories.id, listings.categoryId))
+    .where(eq(listings.id, listingId))
+    .limit(1);
+  return row;
+}
+
+export async function insertPendingLog(executor: Executor, values: { listingId: string; platform: string; action: SyndicationAction; channelInfo: string }): Promise<LogRow> {
+  const [row] = await executor
+    .insert(syndicationLogs)
+    .values({ ...values, status: 'PENDING' })
+    .returning();
+  return row!;
+}
+
+export async function finishLog(
+  executor: Executor,
+  id: string,
+  outcome: { status: Extract<SyndicationStatus, 'SUCCESS' | 'FAILED'>; messageId?: number | null; errorMessage?: string | null },
+): Promise<LogRow | undefined> {
+  const [row] = await executor
+    .update(syndicationLogs)
+    .set({ status: outcome.status, messageId: outcome.messageId ?? null, errorMessage: outcome.errorMessage ?? null })
+    .where(eq(syndicationLogs.id, id))
+    .returning();
+  return row;
+}
+
+/** The message of the listing's latest successful post in this channel, the one an edit changes. */
+export async function lastPostedMessage(executor: Executor, listingId: string, channelInfo: string): Promise<number | undefined> {
+  const [row] = await executor
+    .select({ messageId: syndicationLogs.messageId })
+    .from(syndicationLogs)
+    .where(
+      and(
+        eq(syndicationLogs.listingId, listingId),
+        eq(syndicationLogs.channelInfo, channelInfo),
+        eq(syndicationLogs.status, 'SUCCESS'),
+        isNotNull(syndicationLogs.messageId),
+      ),
+    )
+    .orderBy(desc(syndicationLogs.runAt), desc(syndicationLogs.id))
+    .limit(1);
+  return row?.messageId ?? undefined;
+}
+
+/** The listing a channel message was posted for, when the message is ours. */
+export async function listingOfMessage(executor: Executor, channelInfo: string, messageId: number): Promise<string | undefined> {
+  const [row] = await executor
+    .select({ listingId: syndicationLogs.listingId })
+    .from(syndicationLogs)
+    .where(and(eq(syndicationLogs.channelInfo, channelInfo), eq(syndicationLogs.messageId, messageId), eq(syndicationLogs.status, 'SUCCESS')))
+    .orderBy(desc(syndicationLogs.runAt))
+    .limit(1);
+  return row?.listingId;
+}
+
+export interface LogWithListing {
+  log: LogRow;
+  listing: { id: string; title: string; agentId: string | null };
+}
+
+export async function findLogWithListing(executor: Executor, id: string): Promise<LogWithListing | undefined> {
+  const [row] = await executor
+    .select({ log: syndicationLogs, listing: { id: listings.id, title: listings.title, agentId: listings.agentId } })
+    .from(syndicationLogs)
+    .innerJoin(listings, eq(listings.id, syndicationLogs.listingId))
+    .where(eq(syndicationLogs.id, id))
+    .limit(1);
+  return row;
+}
+
+/** A page of log entries, newest first; `agentId` limits them to that agent's listings. */
+export async function listLogs(executor: Executor, filter: LogsFilter, agentId: string | undefined): Promise<{ rows: LogWithListing[]; total: number }> {
+  const conditions: SQL[] = [];
+  if (filter.status) conditions.push(eq(syndicationLogs.status, filter.status));
+  if (filter.action) conditions.push(eq(syndicationLogs.action, filter.action));
+  if (filter.listingId) conditions.push(eq(syndicationLogs.listingId, filter.listingId));
+  if (agentId) conditions.push(eq(listings.agentId, agentId));
+  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  const [rows, [totals]] = await Promise.all([
+    executor
+      .select({ log: syndicationLogs, listing: { id: listings.id, title: listings.title, agentId: listings.agentId } })
+      .from(syndicationLogs)
+      .innerJoin(listings, eq(listings.id, syndicationLogs.listingId))
+      .where(where)
+      .orderBy(desc(syndicationLogs.runAt), desc(syndicationLogs.id))
+      .limit(filter.limit)
+      .offset(offsetOf(filter)),
+    executor.select({ total: count() }).from(syndicationLogs).innerJoin(listings, eq(listings.id, syndicationLogs.listingId)).where(where),
+  ]);
+  return { rows, total: totals?.total ?? 0 };
+}
