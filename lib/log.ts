@@ -1,10 +1,20 @@
 /** One JSON object per line on stdout/stderr: the format log drains on serverless hosts index. */
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
-const quiet = () => process.env.LOG_LEVEL === 'silent';
+const RANK: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+/** `LOG_LEVEL`: debug (also every SQL statement), info (default), warn, error or silent. */
+function threshold(): number {
+  const level = process.env.LOG_LEVEL as Level | 'silent' | undefined;
+  return RANK[level ?? 'info'] ?? RANK.info;
+}
+
+export function logs(level: Level): boolean {
+  return RANK[level] >= threshold();
+}
 
 function write(level: Level, message: string, fields: Record<string, unknown> = {}): void {
-  if (quiet()) return;
+  if (!logs(level)) return;
   const line = JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...fields }, errorReplacer);
   if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
   else process.stdout.write(`${line}\n`);

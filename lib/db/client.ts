@@ -1,6 +1,7 @@
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { config, type Config } from '../config.js';
+import { log, logs } from '../log.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -16,12 +17,17 @@ interface Connection {
 
 let connection: Promise<Connection> | undefined;
 
+/** With `LOG_LEVEL=debug`, every statement and its parameters are logged. */
+function queryLogger() {
+  return logs('debug') ? { logQuery: (query: string, params: unknown[]) => log.debug('query', { sql: query, params }) } : undefined;
+}
+
 async function connectPglite(cfg: Config): Promise<Connection> {
   const { openEmbeddedDatabase } = await import('./embedded.js');
   const { client, release } = await openEmbeddedDatabase(cfg.dataDir);
   const { drizzle } = await import('drizzle-orm/pglite');
   return {
-    db: drizzle({ client, schema }) as unknown as Database,
+    db: drizzle({ client, schema, logger: queryLogger() }) as unknown as Database,
     close: async () => {
       await client.close();
       release();
@@ -38,7 +44,7 @@ async function connectPostgres(url: string, cfg: Config): Promise<Connection> {
     const { attachDatabasePool } = await import('@vercel/functions');
     attachDatabasePool(pool);
   }
-  return { db: drizzle({ client: pool, schema }) as unknown as Database, close: () => pool.end() };
+  return { db: drizzle({ client: pool, schema, logger: queryLogger() }) as unknown as Database, close: () => pool.end() };
 }
 
 async function connectNeon(url: string, cfg: Config): Promise<Connection> {
@@ -51,7 +57,7 @@ async function connectNeon(url: string, cfg: Config): Promise<Connection> {
     const { attachDatabasePool } = await import('@vercel/functions');
     attachDatabasePool(pool);
   }
-  return { db: drizzle({ client: pool, schema }) as unknown as Database, close: () => pool.end() };
+  return { db: drizzle({ client: pool, schema, logger: queryLogger() }) as unknown as Database, close: () => pool.end() };
 }
 
 export function connect(cfg: Config, url: string | undefined = cfg.databaseUrl): Promise<Connection> {
