@@ -1,0 +1,60 @@
+import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../lib/db/schema.js';
+import { settleDeferredWork } from '../lib/http/deferred-work.js';
+import { buildAgent } from './support/factories.js';
+import { apiClient, type ApiClient } from './support/http.js';
+import { startLoopbackResend, type LoopbackResend } from './support/loopback-resend.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+
+/** Without RESEND_API_KEY e-mails are simulated; outside production the log carries the code. */
+let server: TestServer;
+let api: ApiClient;
+let resend: LoopbackResend;
+
+beforeAll(async () => {
+  // The provider is reachable, but without a key nothing may be sent to it.
+  resend = await startLoopbackResend();
+  server = await startTestServer({ RESEND_BASE_URL: resend.baseUrl });
+  api = apiClient(server.baseUrl);
+});
+afterAll(async () => {
+  await server.close();
+  await resend.close();
+});
+
+/** The service's JSON log lines written to stdout while `run` (and the work it deferred) ran. */
+async function captureLog(run: () => Promise<void>): Promise<Array<Record<string, unknown>>> {
+  const lines: string[] = [];
+  const write = process.stdout.write;
+  process.env.LOG_LEVEL = 'info';
+  process.stdout.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0) as typeof process.stdout.write;
+  try {
+    await run();
+    await settleDeferredWork();
+  } finally {
+    process.stdout.write = write;
+    process.env.LOG_LEVEL = 'silent';
+  }
+  return lines.flatMap((chunk) => chunk.split('\n')).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+}
+
+describe('simulated e-mail outside production', () => {
+  it('logs the reset e-mail with its code, sends nothing, and the logged code resets the password', async () => {
+    const agent = await buildAgent(server.db);
+    const log = await captureLog(async () => {
+      const response = await api.post('/api/auth/forgot-password', { json: { email: agent.email } });
+      expect(response.status).toBe(200);
+    });
+    const simulated = log.find((line) => line.msg === 'e-mail simulated (RESEND_API_KEY is not set)');
+    expect(simulated).toMatchObject({ level: 'info', to: agent.email, subject: 'Your password reset code' });
+    const code = /\b(\d{6})\b/.exec(String(simulated!.text))![1]!;
+    const [row] = await server.db.select().from(users).where(eq(users.id, agent.id));
+    expect(row!.passwordResetToken).toBe(crypto.createHash('sha256').update(code).digest('hex'));
+    expect(resend.sent).toHaveLength(0);
+    expect(resend.refused).toBe(0);
+    const reset = await api.post('/api/auth/reset-password', { json: { email: agent.email, token: code, newPassword: 'logged-code-works' } });
+    expect(reset.status).toBe(200);
+  });
+});
