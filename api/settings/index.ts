@@ -1,0 +1,8 @@
+import { endpoint, route } from '../../lib/http/route.js';
+import { getSettings, updateSettings } from '../../lib/settings/handlers.js';
+import { SettingsUpdateBody } from '../../lib/settings/schema.js';
+
+export default route({
+  GET: endpoint('public', {}, getSettings),
+  PUT: endpoint('admin', { body: SettingsUpdateBody }, updateSettings),
+});

@@ -1,0 +1,19 @@
+import { getDb } from '../db/client.js';
+import { ok, type Reply } from '../http/reply.js';
+import type { Input } from '../http/route.js';
+import { readSettings, writeSettings } from './queries.js';
+import type { SettingsUpdateBody } from './schema.js';
+
+export async function getSettings(): Promise<Reply> {
+  return ok(await readSettings(await getDb()));
+}
+
+export async function updateSettings({ body }: Input<{ body: typeof SettingsUpdateBody }>): Promise<Reply> {
+  const db = await getDb();
+  const changes = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+  const current = await db.transaction(async (tx) => {
+    await writeSettings(tx, changes);
+    return readSettings(tx);
+  });
+  return ok(current);
+}

@@ -1,0 +1,18 @@
+import * as v from 'valibot';
+import { SETTING_KEYS, type SettingKey } from './queries.js';
+
+export const MAX_SETTING_LENGTH = 2000;
+
+const SettingValue = v.nullable(
+  v.pipe(
+    v.string('must be a string or null'),
+    v.trim(),
+    v.maxLength(MAX_SETTING_LENGTH, `must be at most ${MAX_SETTING_LENGTH} characters`),
+  ),
+);
+
+/** A partial object of the known keys (D18): strings, or null to clear; any other key is refused. */
+export const SettingsUpdateBody = v.strictObject(
+  Object.fromEntries(SETTING_KEYS.map((key) => [key, v.optional(SettingValue)])) as Record<SettingKey, v.OptionalSchema<typeof SettingValue, undefined>>,
+  (issue) => (issue.expected === 'never' ? 'is not a known setting' : 'must be a JSON object'),
+);
