@@ -19,8 +19,15 @@ export function localStorage(): ImageStorage {
   return {
     async save(image) {
       const name = `${crypto.randomUUID()}.webp`;
+      const file = path.join(config().uploadDir, name);
       await fs.mkdir(config().uploadDir, { recursive: true });
-      await fs.writeFile(path.join(config().uploadDir, name), image, { flag: 'wx' });
+      try {
+        await fs.writeFile(file, image, { flag: 'wx' });
+      } catch (error) {
+        // A write cut short (disk full) leaves a partial file that nothing references.
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await fs.rm(file, { force: true });
+        throw error;
+      }
       return `${PREFIX}${name}`;
     },
     async remove(ref) {

@@ -1,4 +1,6 @@
 import { config } from '../config.js';
+import { ApiError } from '../http/api-error.js';
+import { log } from '../log.js';
 
 /**
  * Where processed images live. A stored image is known by its reference: a `/uploads/<name>`
@@ -36,4 +38,38 @@ export async function storageFor(ref: string): Promise<ImageStorage | undefined>
     if (host.owns(ref)) return host;
   }
   return undefined;
+}
+
+/**
+ * Stores a batch of processed images and returns their references in the same order. When any one
+ * fails, the others of the batch are removed again and the request fails with 502.
+ */
+export async function storeImages(images: readonly Buffer[]): Promise<string[]> {
+  if (images.length === 0) return [];
+  const storage = await currentImageStorage();
+  const results = await Promise.allSettled(images.map((image) => storage.save(image)));
+  const stored = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  if (stored.length === images.length) return stored;
+  const failure = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
+  log.error('image upload failed', { error: failure.reason, stored: stored.length, requested: images.length });
+  await removeImages(stored);
+  throw new ApiError(502, 'Image upload failed');
+}
+
+/**
+ * Deletes stored images, best-effort: a failure is logged and never thrown, because the write it
+ * follows has already succeeded or already failed. References no storage owns are left alone.
+ */
+export async function removeImages(refs: Iterable<string>): Promise<void> {
+  await Promise.all(
+    [...new Set(refs)].map(async (ref) => {
+      try {
+        const storage = await storageFor(ref);
+        if (storage) await storage.remove(ref);
+        else log.warn('image reference not owned by any storage, left alone', { ref });
+      } catch (error) {
+        log.warn('could not delete a stored image', { ref, error });
+      }
+    }),
+  );
 }

@@ -1,0 +1,104 @@
+import type { Readable } from 'node:stream';
+import sharp, { type Sharp } from 'sharp';
+import { ApiError } from '../http/api-error.js';
+import type { FormSpec } from '../http/multipart.js';
+import { createProcessingSlots } from './processing-slots.js';
+
+// One libvips thread per image and no operation cache: memory follows the images in flight only.
+sharp.concurrency(1);
+sharp.cache(false);
+
+export const MAX_IMAGE_WIDTH = 1200;
+export const WEBP_QUALITY = 80;
+/**
+ * Decompression bombs: a small file declaring a huge canvas is refused from its header, before any
+ * pixel is decoded. 50 megapixels still admits the largest ordinary phone photos.
+ */
+export const MAX_INPUT_PIXELS = 50_000_000;
+
+/** Raster formats a photo arrives in; vector and document formats (SVG, PDF) are not images to resize. */
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'heif', 'tiff']);
+
+/** Decodes at once in this process: a large photo takes tens of MB while it is resized. */
+const decoding = createProcessingSlots(2);
+
+export interface ProcessedImage {
+  /** The WebP bytes, ready to store. */
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+export interface ImageUploadLimits {
+  /** Form fields that carry images. */
+  fileFields: readonly string[];
+  maxFiles: number;
+  maxFileBytes: number;
+}
+
+function unsupportedImage(): ApiError {
+  return ApiError.badRequest('Unsupported image file');
+}
+
+function tooManyPixels(): ApiError {
+  return ApiError.badRequest(`Image dimensions are too large: at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels`);
+}
+
+/** sharp refuses an over-large canvas from its header, in metadata() as in the pipeline. */
+function decodeFailure(error: unknown): ApiError {
+  return error instanceof Error && /pixel limit/i.test(error.message) ? tooManyPixels() : unsupportedImage();
+}
+
+/** Resolves once the whole upload has been handed to sharp, which collects it for decoding. */
+function receive(stream: Readable, image: Sharp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    image.once('finish', resolve);
+    image.once('error', reject);
+    stream.once('error', reject);
+    stream.pipe(image);
+  });
+}
+
+/**
+ * Streams one upload into sharp and re-encodes it: EXIF orientation applied, at most 1200 px wide
+ * (never enlarged), WebP at quality 80, metadata dropped (sharp keeps none unless asked).
+ */
+export async function processImage(stream: Readable): Promise<ProcessedImage> {
+  const image = sharp({ limitInputPixels: MAX_INPUT_PIXELS });
+  await receive(stream, image).catch(() => {
+    throw unsupportedImage();
+  });
+  // Over the size limit busboy cuts the file short; the form reports that, no need to decode it.
+  if ((stream as Readable & { truncated?: boolean }).truncated) throw ApiError.badRequest('File is too large');
+  const header = await image.metadata().catch((error: unknown) => {
+    throw decodeFailure(error);
+  });
+  if (!header.format || !ACCEPTED_FORMATS.has(header.format)) throw unsupportedImage();
+  if (header.width * header.height > MAX_INPUT_PIXELS) throw tooManyPixels();
+  const { data, info } = await decoding
+    .run(() =>
+      image
+        .rotate()
+        .resize({ width: MAX_IMAGE_WIDTH, withoutEnlargement: true })
+        .webp({ quality: WEBP_QUALITY })
+        .toBuffer({ resolveWithObject: true }),
+    )
+    .catch((error: unknown) => {
+      throw decodeFailure(error);
+    });
+  return { data, width: info.width, height: info.height };
+}
+
+/**
+ * The form spec of an image upload: each file is processed as it streams in, and nothing is stored
+ * here; the handler stores the processed images once the whole request has been validated.
+ */
+export function imageUploadForm(limits: ImageUploadLimits): FormSpec<ProcessedImage> {
+  return { ...limits, processFile: (file) => processImage(file.stream) };
+}
+
+/** Listing photos: up to 10 files of at most 10 MB, in the `images` field. */
+export const LISTING_IMAGE_LIMITS: ImageUploadLimits = { fileFields: ['images'], maxFiles: 10, maxFileBytes: 10 * 1024 * 1024 };
+
+/** A profile photo: one file of at most 5 MB, in the `profileImage` field. */
+export const PROFILE_IMAGE_LIMITS: ImageUploadLimits = { fileFields: ['profileImage'], maxFiles: 1, maxFileBytes: 5 * 1024 * 1024 };
