@@ -1,0 +1,168 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import busboy from 'busboy';
+
+/**
+ * A loopback image host speaking the upload API the cloudinary SDK calls: signed multipart
+ * `POST /v1_1/<cloud>/image/upload` and `/destroy`, and delivery of the stored images at
+ * `<prefix>/<cloud>/image/upload/v1/<public id>.webp`. It checks every signature with the API secret.
+ */
+export interface LoopbackImageHost {
+  baseUrl: string;
+  /** The `CLOUDINARY_URL` that points the SDK here. */
+  cloudinaryUrl: string;
+  cloudName: string;
+  /** Public ids currently stored, with their bytes. */
+  images: Map<string, Buffer>;
+  /** Every accepted upload, in order. */
+  uploads: Array<{ publicId: string; params: Record<string, string> }>;
+  /** Public ids the SDK asked to destroy, in order. */
+  destroyed: string[];
+  /** Requests refused for a missing or wrong signature. */
+  badSignatures: number;
+  /** The next `successes` uploads are accepted, every later one fails with a 500. */
+  failUploadsAfter(successes: number): void;
+  /** Accepts every upload again. */
+  recover(): void;
+  deliveryUrl(publicId: string): string;
+  close(): Promise<void>;
+}
+
+/** Parameters that are sent but not signed, as the image host's API defines them. */
+const UNSIGNED_PARAMS = new Set(['file', 'cloud_name', 'resource_type', 'api_key', 'signature']);
+
+function expectedSignature(params: Record<string, string>, secret: string): string {
+  const toSign = Object.entries(params)
+    .filter(([key, value]) => !UNSIGNED_PARAMS.has(key) && value !== '')
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => `${key}=${value}`.replace(/&/g, '%26'))
+    .join('&');
+  return crypto.createHash('sha1').update(toSign + secret).digest('hex');
+}
+
+function readMultipart(req: http.IncomingMessage): Promise<{ params: Record<string, string>; file: Buffer | undefined }> {
+  return new Promise((resolve, reject) => {
+    const params: Record<string, string> = {};
+    let file: Buffer | undefined;
+    const parser = busboy({ headers: req.headers });
+    parser.on('field', (name, value) => {
+      params[name] = value;
+    });
+    parser.on('file', (_name, stream) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        file = Buffer.concat(chunks);
+      });
+    });
+    parser.on('error', reject);
+    parser.on('close', () => resolve({ params, file }));
+    req.pipe(parser);
+  });
+}
+
+function reply(res: http.ServerResponse, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.end(JSON.stringify(body));
+}
+
+function isWebp(bytes: Buffer): boolean {
+  return bytes.subarray(0, 4).toString('ascii') === 'RIFF' && bytes.subarray(8, 12).toString('ascii') === 'WEBP';
+}
+
+export async function startLoopbackImageHost(options: { cloudName?: string; apiKey?: string; apiSecret?: string } = {}): Promise<LoopbackImageHost> {
+  // The SDK reads the cloud name from a URL host, which is lower-cased.
+  const cloudName = options.cloudName ?? 'loopback-cloud';
+  const apiKey = options.apiKey ?? '123456789012345';
+  const apiSecret = options.apiSecret ?? 'loopback-api-secret';
+  const images = new Map<string, Buffer>();
+  const uploads: LoopbackImageHost['uploads'] = [];
+  const destroyed: string[] = [];
+  let remainingSuccesses = Number.POSITIVE_INFINITY;
+  let baseUrl = '';
+
+  const host: LoopbackImageHost = {
+    baseUrl: '',
+    cloudinaryUrl: '',
+    cloudName,
+    images,
+    uploads,
+    destroyed,
+    badSignatures: 0,
+    failUploadsAfter(successes) {
+      remainingSuccesses = successes;
+    },
+    recover() {
+      remainingSuccesses = Number.POSITIVE_INFINITY;
+    },
+    deliveryUrl: (publicId) => `${baseUrl}/${cloudName}/image/upload/v1/${publicId}.webp`,
+    close: async () => undefined,
+  };
+
+  const signed = (params: Record<string, string>): boolean => {
+    const timestamp = Number(params.timestamp);
+    const fresh = Number.isFinite(timestamp) && Math.abs(Date.now() / 1000 - timestamp) < 3600;
+    const valid = fresh && params.api_key === apiKey && params.signature === expectedSignature(params, apiSecret);
+    if (!valid) host.badSignatures += 1;
+    return valid;
+  };
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const api = /^\/v1_1\/([^/]+)\/image\/(upload|destroy)$/.exec(url.pathname);
+    if (req.method === 'POST' && api) {
+      const { params, file } = await readMultipart(req);
+      if (api[1] !== cloudName) return reply(res, 404, { error: { message: `Unknown cloud ${api[1]}` } });
+      if (!signed(params)) return reply(res, 401, { error: { message: 'Invalid Signature' } });
+      if (api[2] === 'destroy') {
+        const publicId = params.public_id ?? '';
+        destroyed.push(publicId);
+        return reply(res, 200, { result: images.delete(publicId) ? 'ok' : 'not found' });
+      }
+      if (remainingSuccesses <= 0) return reply(res, 500, { error: { message: 'Simulated image host outage' } });
+      if (!file || !isWebp(file)) return reply(res, 400, { error: { message: 'Invalid image file' } });
+      const publicId = params.public_id || crypto.randomBytes(10).toString('hex');
+      if (images.has(publicId) && params.overwrite === 'false') return reply(res, 400, { error: { message: 'Resource already exists' } });
+      remainingSuccesses -= 1;
+      images.set(publicId, file);
+      uploads.push({ publicId, params });
+      return reply(res, 200, {
+        public_id: publicId,
+        version: 1,
+        format: 'webp',
+        resource_type: 'image',
+        type: 'upload',
+        bytes: file.length,
+        created_at: new Date().toISOString(),
+        url: host.deliveryUrl(publicId),
+        secure_url: host.deliveryUrl(publicId),
+      });
+    }
+    const delivery = new RegExp(`^/${cloudName}/image/upload/v1/(.+)\\.webp$`).exec(url.pathname);
+    const stored = delivery && req.method === 'GET' ? images.get(decodeURIComponent(delivery[1]!)) : undefined;
+    if (stored) {
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'image/webp');
+      res.end(stored);
+      return;
+    }
+    req.resume();
+    reply(res, 404, { error: { message: 'Not found' } });
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => reply(res, 500, { error: { message: String(error) } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
+  host.baseUrl = baseUrl;
+  host.cloudinaryUrl = `cloudinary://${apiKey}:${apiSecret}@${cloudName}?upload_prefix=${baseUrl}`;
+  host.close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return host;
+}
