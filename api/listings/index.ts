@@ -1,0 +1,8 @@
+import { endpoint, route } from '../../lib/http/route.js';
+import { createListing, listListings } from '../../lib/listings/handlers.js';
+import { ListingCreateBody, ListingListQuery, listingImagesForm } from '../../lib/listings/schema.js';
+
+export default route({
+  GET: endpoint('token', { query: ListingListQuery }, listListings),
+  POST: endpoint('token', { body: ListingCreateBody, form: listingImagesForm }, createListing),
+});

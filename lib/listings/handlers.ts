@@ -1,0 +1,218 @@
+import type * as v from 'valibot';
+import type { AuthUser } from '../auth/authenticate.js';
+import { getCategoryOrThrow } from '../categories/queries.js';
+import { getDb, type Executor } from '../db/client.js';
+import { emitListingEvent } from '../events/listing-events.js';
+import { ApiError, notFoundError } from '../http/api-error.js';
+import type { IdParams } from '../http/common-schemas.js';
+import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
+import type { Input, RequestContext } from '../http/route.js';
+import { removeImages, storeImages } from '../media/storage.js';
+import { channelPostsOfListing } from '../syndication/channel-posts.js';
+import { validateAttributes } from './attributes.js';
+import { notifyListingCreated, notifyListingUpdated } from './notifications.js';
+import { listingPresenter } from './presenter.js';
+import {
+  deleteListingRow,
+  findAgentSummary,
+  findListing,
+  findListingDetails,
+  incrementViews,
+  insertListing,
+  listListingDetails,
+  lockListing,
+  saleChanges,
+  updateListingRow,
+  type AgentSummary,
+  type ListingChanges,
+  type ListingRow,
+} from './queries.js';
+import { MAX_LISTING_IMAGES, type ListingCreateBody, type ListingListQuery, type ListingUpdateBody, type listingImagesForm } from './schema.js';
+
+type Caller = RequestContext<'token'>;
+type ImageFiles = Input<{ form: typeof listingImagesForm }>['files'];
+type ListingParams = v.InferOutput<typeof IdParams>;
+
+/** D7/D8: an administrator manages every listing, an agent only their own. */
+function assertCanManage(user: AuthUser, listing: Pick<ListingRow, 'agentId'>): void {
+  if (user.role !== 'SUPER_ADMIN' && listing.agentId !== user.id) throw ApiError.forbidden();
+}
+
+function processedImages(files: ImageFiles): Buffer[] {
+  return files.map((file) => file.value.data);
+}
+
+async function agentOrThrow(executor: Executor, id: string): Promise<AgentSummary> {
+  const agent = await findAgentSummary(executor, id);
+  if (!agent) throw notFoundError('User', id);
+  return agent;
+}
+
+/** Runs a write that references freshly stored images; if it fails, the images go again. */
+async function withStoredImages<T>(refs: string[], write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    await removeImages(refs);
+    throw error;
+  }
+}
+
+async function loadDetails(executor: Executor, id: string) {
+  const row = await findListingDetails(executor, id);
+  if (!row) throw notFoundError('Listing', id);
+  return row;
+}
+
+/** The create fields the spec requires, or a 400 naming every one that is missing, in the spec's order. */
+function requiredCreateFields(body: ListingCreateBody, user: AuthUser) {
+  const agentId = body.agentId ?? (user.role === 'AGENT' ? user.id : undefined);
+  const present = { title: body.title, price: body.price, categoryId: body.categoryId, agentId };
+  const missing = Object.entries(present)
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name);
+  if (missing.length > 0) throw ApiError.badRequest(`Missing required fields: ${missing.join(', ')}`);
+  return present as { title: string; price: number; categoryId: string; agentId: string };
+}
+
+export async function createListing({ body, files }: Input<{ body: typeof ListingCreateBody; form: typeof listingImagesForm }>, { user }: Caller): Promise<Reply> {
+  const { title, price, categoryId, agentId } = requiredCreateFields(body, user);
+  if (user.role === 'AGENT' && agentId !== user.id) throw ApiError.forbidden();
+  const db = await getDb();
+  const category = await getCategoryOrThrow(db, categoryId);
+  const agent = agentId === user.id ? { id: user.id, name: user.name, phone: user.phone } : await agentOrThrow(db, agentId);
+  const attributes = validateAttributes(category.schemaRules, body.attributes ?? {});
+  const images = await storeImages(processedImages(files));
+  const listing = await withStoredImages(images, () =>
+    db.transaction(async (tx) => {
+      const row = await insertListing(tx, {
+        title,
+        price,
+        categoryId,
+        agentId,
+        attributes,
+        images,
+        description: body.description ?? '',
+        status: body.status ?? 'AVAILABLE',
+        stockQuantity: body.stockQuantity ?? 1,
+        customTelegramCaption: body.customTelegramCaption ?? null,
+        city: body.city ?? null,
+        neighborhood: body.neighborhood ?? null,
+      });
+      await notifyListingCreated(tx, row, user);
+      return row;
+    }),
+  );
+  void emitListingEvent({ type: 'listing.created', listingId: listing.id });
+  const { id, name, displayName, icon } = category;
+  return created(listingPresenter({ ...listing, category: { id, name, displayName, icon }, agent }));
+}
+
+export async function listListings({ query }: { query: ListingListQuery }, { user }: Caller): Promise<Reply> {
+  const db = await getDb();
+  const { rows, total } = await listListingDetails(db, query, user.role === 'SUPER_ADMIN' ? undefined : user.id);
+  return paginated(rows.map(listingPresenter), pagination(query.page, query.limit, total));
+}
+
+export async function getListing({ params }: { params: ListingParams }, { user }: Caller): Promise<Reply> {
+  const db = await getDb();
+  const row = await loadDetails(db, params.id);
+  assertCanManage(user, row);
+  const viewsCount = await incrementViews(db, params.id);
+  if (viewsCount === undefined) throw notFoundError('Listing', params.id);
+  return ok(listingPresenter({ ...row, viewsCount }));
+}
+
+function hasChanges(body: ListingUpdateBody, newImages: number): boolean {
+  return newImages > 0 || Object.values(body).some((value) => value !== undefined);
+}
+
+interface UpdatePlan {
+  changes: ListingChanges;
+  sold: boolean;
+  /** The stored images to keep, in order; new ones are appended after them. */
+  kept: string[];
+  /** Stored images this update no longer references; deleted once it has committed. */
+  dropped: string[];
+}
+
+/**
+ * Validates an update against the listing as it is and works out the changes: the agent (D7), the
+ * attributes against the category they will belong to (D9), the kept and dropped images (D10) and
+ * the sale (D12). Only reads, so it runs before new images are stored and again under the row lock.
+ */
+async function planUpdate(executor: Executor, listing: ListingRow, body: ListingUpdateBody, user: AuthUser, newImageCount: number): Promise<UpdatePlan> {
+  const { existingImages, attributes, status, stockQuantity, ...fields } = body;
+  const changes: ListingChanges = { ...fields };
+  if (body.agentId !== undefined && body.agentId !== listing.agentId) {
+    if (user.role === 'AGENT') throw ApiError.forbidden();
+    await agentOrThrow(executor, body.agentId);
+  }
+  const categoryChanges = body.categoryId !== undefined && body.categoryId !== listing.categoryId;
+  if (attributes !== undefined || categoryChanges) {
+    const category = await getCategoryOrThrow(executor, body.categoryId ?? listing.categoryId);
+    changes.attributes = validateAttributes(category.schemaRules, attributes ?? listing.attributes);
+  }
+  const kept = existingImages ?? listing.images;
+  const unknown = kept.filter((ref) => !listing.images.includes(ref));
+  if (unknown.length > 0) {
+    throw ApiError.badRequest('existingImages may only list images the listing has', [
+      { field: 'existingImages', message: 'is not an image of this listing', received: unknown[0] },
+    ]);
+  }
+  if (kept.length + newImageCount > MAX_LISTING_IMAGES) {
+    throw ApiError.badRequest(`A listing can have at most ${MAX_LISTING_IMAGES} images: ${kept.length} kept and ${newImageCount} new`);
+  }
+  const sold = status === 'SOLD';
+  Object.assign(changes, sold ? saleChanges(stockQuantity) : { status, stockQuantity });
+  return { changes, sold, kept, dropped: listing.images.filter((ref) => !kept.includes(ref)) };
+}
+
+export async function updateListing(
+  { params, body, files }: Input<{ params: typeof IdParams; body: typeof ListingUpdateBody; form: typeof listingImagesForm }>,
+  { user }: Caller,
+): Promise<Reply> {
+  const newImages = processedImages(files);
+  if (!hasChanges(body, newImages.length)) throw ApiError.badRequest('No fields to update');
+  const db = await getDb();
+  if (newImages.length > 0) {
+    // Refuse an invalid update before its images are stored; the plan is made again under the lock.
+    const listing = await findListing(db, params.id);
+    if (!listing) throw notFoundError('Listing', params.id);
+    assertCanManage(user, listing);
+    await planUpdate(db, listing, body, user, newImages.length);
+  }
+  const stored = await storeImages(newImages);
+  const { row, dropped } = await withStoredImages(stored, () =>
+    db.transaction(async (tx) => {
+      const listing = await lockListing(tx, params.id);
+      if (!listing) throw notFoundError('Listing', params.id);
+      assertCanManage(user, listing);
+      const plan = await planUpdate(tx, listing, body, user, stored.length);
+      if (body.existingImages !== undefined || stored.length > 0) plan.changes.images = [...plan.kept, ...stored];
+      const updated = await updateListingRow(tx, params.id, plan.changes);
+      if (!updated) throw notFoundError('Listing', params.id);
+      await notifyListingUpdated(tx, updated, plan.sold);
+      return { row: await loadDetails(tx, params.id), dropped: plan.dropped };
+    }),
+  );
+  await removeImages(dropped);
+  void emitListingEvent({ type: 'listing.updated', listingId: params.id });
+  return ok(listingPresenter(row));
+}
+
+export async function deleteListing({ params }: { params: ListingParams }, { user }: Caller): Promise<Reply> {
+  const db = await getDb();
+  const { listing, channelPosts } = await db.transaction(async (tx) => {
+    const row = await lockListing(tx, params.id);
+    if (!row) throw notFoundError('Listing', params.id);
+    assertCanManage(user, row);
+    // The listing's syndication logs go with it, so its channel posts are read first.
+    const posts = await channelPostsOfListing(tx, params.id);
+    await deleteListingRow(tx, params.id);
+    return { listing: row, channelPosts: posts };
+  });
+  await removeImages(listing.images);
+  void emitListingEvent({ type: 'listing.deleted', listingId: listing.id, title: listing.title, channelPosts });
+  return ok({ id: listing.id });
+}

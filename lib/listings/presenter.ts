@@ -1,0 +1,29 @@
+import type { ListingDetailRow } from './queries.js';
+
+/** The listing as every listing response shows it: money as JSON numbers, with its category and agent. */
+export function listingPresenter(row: ListingDetailRow) {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    price: Number(row.price),
+    status: row.status,
+    city: row.city,
+    neighborhood: row.neighborhood,
+    images: row.images,
+    attributes: row.attributes,
+    customTelegramCaption: row.customTelegramCaption,
+    categoryId: row.categoryId,
+    agentId: row.agentId,
+    viewsCount: row.viewsCount,
+    inquiryClicks: row.inquiryClicks,
+    stockQuantity: row.stockQuantity,
+    commissionPercent: row.commissionPercent === null ? null : Number(row.commissionPercent),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    category: row.category,
+    agent: row.agent,
+  };
+}
+
+export type ListingView = ReturnType<typeof listingPresenter>;

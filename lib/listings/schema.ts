@@ -1,0 +1,170 @@
+import * as v from 'valibot';
+import { listingStatusEnum } from '../db/schema.js';
+import { pageQuery, QueryNumber, Uuid } from '../http/common-schemas.js';
+import { imageUploadForm, LISTING_IMAGE_LIMITS } from '../media/image-processing.js';
+
+export const LISTING_STATUSES = listingStatusEnum.enumValues;
+export const MAX_LISTING_IMAGES = LISTING_IMAGE_LIMITS.maxFiles;
+
+const MAX_TITLE_LENGTH = 200;
+const MAX_DESCRIPTION_LENGTH = 20_000;
+const MAX_CAPTION_LENGTH = 1024;
+const MAX_PLACE_LENGTH = 120;
+const MAX_IMAGE_REF_LENGTH = 2048;
+/** numeric(12,2) */
+const MAX_PRICE = 9_999_999_999.99;
+const MAX_STOCK = 1_000_000;
+
+/** Files of `images`, processed as they stream in; stored by the handler once the request is valid. */
+export const listingImagesForm = imageUploadForm(LISTING_IMAGE_LIMITS);
+
+/** Postgres text cannot hold NUL, so it is refused here rather than failing the write. */
+const noNul = v.check<string, string>((value) => !value.includes('\0'), 'must not contain NUL characters');
+
+function text(maxLength: number) {
+  return v.pipe(v.string('must be a string'), noNul, v.maxLength(maxLength, `must be at most ${maxLength} characters`));
+}
+
+const Title = v.pipe(text(MAX_TITLE_LENGTH), v.trim(), v.nonEmpty('must not be empty'));
+const Description = text(MAX_DESCRIPTION_LENGTH);
+const Caption = text(MAX_CAPTION_LENGTH);
+const Place = v.pipe(text(MAX_PLACE_LENGTH), v.trim());
+const Status = v.picklist(LISTING_STATUSES, `must be one of ${LISTING_STATUSES.join(', ')}`);
+
+/** Multipart sends every value as text, so numbers are read from strings as well as JSON numbers. */
+function numberFromForm(pattern: RegExp, message: string) {
+  return v.pipe(
+    v.union([v.number(), v.string()], message),
+    v.transform((value) => String(value).trim()),
+    v.regex(pattern, message),
+    v.transform(Number),
+  );
+}
+
+const Price = v.pipe(
+  numberFromForm(/^\d+(\.\d{1,2})?$/, 'must be a non-negative number with at most 2 decimals'),
+  v.maxValue(MAX_PRICE, `must be at most ${MAX_PRICE}`),
+);
+
+const StockQuantity = v.pipe(
+  numberFromForm(/^\d+$/, 'must be a whole number of at least 0'),
+  v.maxValue(MAX_STOCK, `must be at most ${MAX_STOCK}`),
+);
+
+function parseJson(value: string): unknown {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A JSON value that multipart carries as a JSON string, and a JSON body carries as is. */
+function jsonField<T>(guard: (value: unknown) => value is T, message: string) {
+  return v.pipe(
+    v.unknown(),
+    v.rawTransform<unknown, T>(({ dataset, addIssue, NEVER }) => {
+      const value = typeof dataset.value === 'string' ? parseJson(dataset.value) : dataset.value;
+      if (guard(value)) return value;
+      addIssue({ message });
+      return NEVER;
+    }),
+  );
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/** Checked against the category's schemaRules by the handler (a 422, not a 400). */
+const Attributes = jsonField(isPlainObject, 'must be a JSON object');
+
+const ExistingImages = v.pipe(
+  jsonField(isStringArray, 'must be a JSON array of image URLs or paths'),
+  v.maxLength(MAX_LISTING_IMAGES, `must list at most ${MAX_LISTING_IMAGES} images`),
+  v.check((refs) => refs.every((ref) => ref.length <= MAX_IMAGE_REF_LENGTH), 'must list image URLs or paths'),
+  v.check((refs) => new Set(refs).size === refs.length, 'must not list an image twice'),
+);
+
+function isBlank(value: unknown): boolean {
+  return value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** A field a form may leave empty: empty (or null) reads as not sent. */
+function omittable<S extends v.GenericSchema>(schema: S) {
+  return v.optional(
+    v.pipe(
+      v.unknown(),
+      v.transform((value) => (isBlank(value) ? undefined : value)),
+      v.optional(schema),
+    ),
+  );
+}
+
+/** An optional text an update may clear: empty (or null) stores null. */
+function clearable<S extends v.GenericSchema<unknown, string>>(schema: S) {
+  return v.optional(
+    v.pipe(
+      v.unknown(),
+      v.transform((value) => (isBlank(value) ? null : value)),
+      v.nullable(schema),
+    ),
+  );
+}
+
+/**
+ * Create: every field may arrive empty from a form. The required ones (title, price, categoryId and,
+ * for an administrator, agentId) are checked by the handler, so that one message names all that
+ * are missing.
+ */
+export const ListingCreateBody = v.object({
+  title: omittable(Title),
+  description: omittable(Description),
+  price: omittable(Price),
+  categoryId: omittable(Uuid),
+  agentId: omittable(Uuid),
+  status: omittable(Status),
+  attributes: omittable(Attributes),
+  stockQuantity: omittable(StockQuantity),
+  customTelegramCaption: omittable(Caption),
+  city: omittable(Place),
+  neighborhood: omittable(Place),
+});
+
+export type ListingCreateBody = v.InferOutput<typeof ListingCreateBody>;
+
+/** Update: every field optional; a field that is sent must be valid. */
+export const ListingUpdateBody = v.object({
+  title: v.optional(Title),
+  description: v.optional(v.pipe(v.unknown(), v.transform((value) => value ?? ''), Description)),
+  price: v.optional(Price),
+  categoryId: v.optional(Uuid),
+  agentId: v.optional(Uuid),
+  status: v.optional(Status),
+  attributes: v.optional(Attributes),
+  stockQuantity: v.optional(StockQuantity),
+  customTelegramCaption: clearable(Caption),
+  city: clearable(Place),
+  neighborhood: clearable(Place),
+  /** The stored images to keep, in order (D10); new files are appended after them. */
+  existingImages: v.optional(ExistingImages),
+});
+
+export type ListingUpdateBody = v.InferOutput<typeof ListingUpdateBody>;
+
+const QueryText = omittable(v.pipe(v.string('must be a single value'), v.trim(), v.maxLength(200, 'must be at most 200 characters')));
+const QueryPrice = omittable(v.pipe(QueryNumber, v.minValue(0, 'must be at least 0')));
+
+export const ListingListQuery = v.object({
+  ...pageQuery(),
+  status: omittable(Status),
+  categoryId: omittable(Uuid),
+  minPrice: QueryPrice,
+  maxPrice: QueryPrice,
+  search: QueryText,
+  city: QueryText,
+  neighborhood: QueryText,
+});
+
+export type ListingListQuery = v.InferOutput<typeof ListingListQuery>;
