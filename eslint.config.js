@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -22,5 +23,9 @@ export default tseslint.config(
   {
     files: ['scripts/**/*.ts'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: globals.node },
   },
 );

@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { discoverRoutes } from '../lib/local-server/route-table.js';
+import type { RouteHandler } from '../lib/http/route.js';
+import { pathToFileURL } from 'node:url';
+
+export interface ColdStartRow {
+  route: string;
+  method: string;
+  access: string;
+  importMs: number;
+  firstRequestMs: number;
+  status: number;
+  heavy: string[];
+}
+
+const PARAM_VALUES: Record<string, string> = { messageId: '1', platform: 'MESSENGER' };
+const ZERO_UUID = '00000000-0000-4000-8000-000000000000';
+
+function probe(modulePath: string, requestPath: string, method: string, env: NodeJS.ProcessEnv, recordImports: boolean) {
+  const args = [...(recordImports ? ['--import', './bench/import-recorder.mjs'] : []), 'bench/cold-start-probe.mjs', modulePath, requestPath, method];
+  const output = execFileSync(process.execPath, args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return JSON.parse(output.trim().split('\n').at(-1)!) as { importMs: number; firstRequestMs: number; status: number; heavy: string[] };
+}
+
+/**
+ * For each compiled function: the time to import it in a fresh Node process and to serve a first
+ * request (its cold start), and which heavy packages its import graph pulls in.
+ */
+export async function measureColdStarts(distDir: string, env: NodeJS.ProcessEnv): Promise<ColdStartRow[]> {
+  const rows: ColdStartRow[] = [];
+  for (const route of discoverRoutes(path.join(distDir, 'api'))) {
+    const handler = ((await import(pathToFileURL(route.modulePath).href)) as { default: RouteHandler }).default;
+    const methods = Object.entries(handler.endpoints);
+    const [method, endpoint] = methods.find(([name]) => name === 'GET') ?? methods[0]!;
+    const requestPath = route.pattern.replace(/:(\w+)/g, (_, name: string) => PARAM_VALUES[name] ?? ZERO_UUID);
+    const timing = probe(route.modulePath, requestPath, method, env, false);
+    const imports = probe(route.modulePath, requestPath, method, env, true);
+    rows.push({ route: route.pattern, method, access: endpoint!.access, ...timing, heavy: imports.heavy });
+  }
+  return rows;
+}
