@@ -117,6 +117,12 @@ export const listings = pgTable(
     index('listings_createdAt_idx').on(t.createdAt.desc()),
     index('listings_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
     index('listings_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
+    // Case-insensitive whole-value attribute filters of the storefront, as one containment test:
+    // lower(attributes::text)::jsonb @> '{"brand":"apple"}'.
+    index('listings_available_attributes_lower_idx')
+      .using('gin', sql`(lower(${t.attributes}::text)::jsonb) jsonb_path_ops`)
+      .where(sql`${t.status} = 'AVAILABLE'`),
+    index('listings_categoryId_status_idx').on(t.categoryId, t.status),
   ],
 );
 

@@ -1,0 +1,2 @@
+CREATE INDEX "listings_available_attributes_lower_idx" ON "listings" USING gin ((lower("attributes"::text)::jsonb) jsonb_path_ops) WHERE "listings"."status" = 'AVAILABLE';--> statement-breakpoint
+CREATE INDEX "listings_categoryId_status_idx" ON "listings" USING btree ("categoryId","status");
