@@ -153,8 +153,7 @@ describe('POST /api/auth/register: errors', () => {
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ success: false, error: 'A record with that value already exists' });
     expect(await codeRow(id)).toMatchObject({ useCount: 0, isUsed: false, usedById: null });
-    const [{ total }] = (await server.db.execute(sql`select count(*)::int as total from users where email = ${existing.email}`)).rows as Array<{ total: number }>;
-    expect(total).toBe(1);
+    expect(await server.db.select({ id: users.id }).from(users).where(eq(users.email, existing.email))).toHaveLength(1);
   });
 
   type Body = ReturnType<typeof signUpBody>;

@@ -101,12 +101,11 @@ export async function listAgents(db: Database, page: PageQuery) {
   const isAgent = eq(users.role, 'AGENT');
   const [items, [totals]] = await Promise.all([
     db
-      .select({
-        ...agentColumns,
-        listingCount: sql<number>`(select count(*) from ${listings} where ${listings.agentId} = ${users.id})::int`,
-      })
+      .select({ ...agentColumns, listingCount: count(listings.id) })
       .from(users)
+      .leftJoin(listings, eq(listings.agentId, users.id))
       .where(isAgent)
+      .groupBy(users.id)
       .orderBy(desc(users.createdAt), desc(users.id))
       .limit(page.limit)
       .offset(offsetOf(page)),
