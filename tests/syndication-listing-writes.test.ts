@@ -79,7 +79,7 @@ describe('listing writes drive the channel', () => {
   it('edits the post when the listing is updated, and removes it when the listing is deleted', async () => {
     const created = await createListing();
     const { id } = created.body.data;
-    const [{ messageId }] = (await logsOf(id)) as [{ messageId: number }];
+    const messageId = (await logsOf(id))[0]!.messageId!;
 
     const form = new FormData();
     form.append('price', '650');

@@ -593,6 +593,18 @@ describe('listing events', () => {
     expect((await logsOf(listing.id))[0]).toMatchObject({ status: 'SUCCESS', action: 'EDITED', messageId: posted.body.data.messageId });
   });
 
+  it('edits the caption of the first item of a media group post', async () => {
+    const listing = await listingOf({ images: [storedImage().ref, storedImage().ref] });
+    const posted = await trigger(listing.id);
+    await server.db.update(listings).set({ title: 'iPhone 15 Pro (2 left)' }).where(eq(listings.id, listing.id));
+    await emitListingEvent({ type: 'listing.updated', listingId: listing.id });
+    await settleDeferredWork();
+    const [edit] = bot.callsTo('editMessageCaption');
+    expect(Number(edit!.params.message_id)).toBe(posted.body.data.messageId);
+    expect(bot.messagesIn(CHANNEL).get(posted.body.data.messageId)!.content).toMatch(/^<b>iPhone 15 Pro \(2 left\)<\/b>/);
+    expect((await logsOf(listing.id))[0]).toMatchObject({ status: 'SUCCESS', action: 'EDITED' });
+  });
+
   it('edits a text post with editMessageText, switching when the images changed since', async () => {
     const listing = await listingOf();
     const posted = await trigger(listing.id);

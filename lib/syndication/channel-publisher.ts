@@ -83,7 +83,8 @@ const NO_TEXT = /there is no text in the message/i;
  */
 async function edit(client: BotClient, channelId: string, messageId: number, caption: string, buttons: LinkButton[] | undefined, expectPhoto: boolean): Promise<void> {
   const keyboard = buttons ? keyboardOf(buttons) : undefined;
-  // Omitting the markup in an edit removes the buttons, so it is sent whenever it is known.
+  // Omitting the markup in an edit removes the buttons, so it is sent whenever it is known (on a
+  // media group's item the Bot API ignores it: albums cannot show buttons).
   const markup = keyboard ? { reply_markup: keyboard } : {};
   const editCaption = () => client.call('editMessageCaption', (api) => api.editMessageCaption(channelId, messageId, { caption, parse_mode: 'HTML', ...markup }));
   const editText = () =>
@@ -109,9 +110,8 @@ export function channelPublisher(botToken: string) {
   const client = botClient(botToken);
   return {
     publish: (channelId: string, content: PostContent) => publish(client, channelId, content),
-    /** Re-captions a listing's post; a media group's first item carries no buttons. */
-    editPost: (channelId: string, messageId: number, content: PostContent) =>
-      edit(client, channelId, messageId, content.caption, content.images.length > 1 ? undefined : content.buttons, content.images.length > 0),
+    /** Re-captions a listing's post and sets its buttons. */
+    editPost: (channelId: string, messageId: number, content: PostContent) => edit(client, channelId, messageId, content.caption, content.buttons, content.images.length > 0),
     /** Sets a message's caption (or text), keeping the given buttons. */
     editCaption: (channelId: string, messageId: number, caption: string, buttons: LinkButton[] | undefined, expectPhoto: boolean) =>
       edit(client, channelId, messageId, caption, buttons, expectPhoto),

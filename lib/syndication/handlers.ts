@@ -81,8 +81,7 @@ export async function editChannelMessage({ params, body }: { params: { messageId
   const target = await messengerChannelOrThrow(db);
   const listingId = await listingOfMessage(db, target.channelId, params.messageId);
   const listing = listingId ? await findPostableListing(db, listingId) : undefined;
-  // A media group's first item carries no buttons; its buttons are a message of their own.
-  const buttons = listing && listing.images.length <= 1 ? await listingButtons(db, listing.id) : undefined;
+  const buttons = listing ? await listingButtons(db, listing.id) : undefined;
   const caption = plainCaption(body.caption);
   const { channelPublisher } = await import('./channel-publisher.js');
   await channelPublisher(target.botToken)

@@ -30,6 +30,8 @@ export interface BotApiFailure {
 
 interface PostedMessage {
   kind: 'text' | 'photo';
+  /** An item of a media group: the real Bot API drops any buttons sent for it. */
+  album: boolean;
   content: string;
   markup: string;
 }
@@ -132,9 +134,9 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
 
   const chatOf = (chatId: string) => ({ id: /^-?\d+$/.test(chatId) ? Number(chatId) : -1001000000001, type: 'channel', title: channel.title });
 
-  const post = (chatId: string, kind: PostedMessage['kind'], content: string, markup: unknown, extra: Record<string, unknown>) => {
+  const post = (chatId: string, kind: PostedMessage['kind'], content: string, markup: unknown, extra: Record<string, unknown>, album = false) => {
     const messageId = nextMessageId++;
-    messagesIn(chatId).set(messageId, { kind, content, markup: JSON.stringify(markup ?? null) });
+    messagesIn(chatId).set(messageId, { kind, album, content, markup: JSON.stringify(album ? null : (markup ?? null)) });
     return { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: chatOf(chatId), ...extra };
   };
 
@@ -144,7 +146,7 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
     const message = messagesIn(call.chatId ?? '').get(Number(call.params.message_id));
     if (!message) return badRequest('message to edit not found');
     if (message.kind !== kind) return badRequest(kind === 'photo' ? 'there is no caption in the message to edit' : 'there is no text in the message to edit');
-    const markup = JSON.stringify(call.replyMarkup ?? null);
+    const markup = JSON.stringify(message.album ? null : (call.replyMarkup ?? null));
     if (message.content === content && message.markup === markup) {
       return badRequest('message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
     }
@@ -177,7 +179,7 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
         for (const item of media) photoSource(item.media, files, call);
         call.caption = media[0]?.caption;
         call.parseMode = (media[0] as { parse_mode?: string } | undefined)?.parse_mode;
-        return { ok: true, result: media.map((item) => post(chatId, 'photo', item.caption ?? '', null, { media_group_id: 'group', caption: item.caption })) };
+        return { ok: true, result: media.map((item) => post(chatId, 'photo', item.caption ?? '', null, { media_group_id: 'group', caption: item.caption }, true)) };
       }
       case 'editMessageCaption': {
         const result = edit(call, 'photo', call.caption ?? '');
