@@ -1,0 +1,375 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listings } from '../lib/db/schema.js';
+import { buildCategory, buildListing } from './support/catalog-factories.js';
+import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { apiClient, type ApiClient } from './support/http.js';
+import {
+  decompressionBomb,
+  imageForm,
+  imageInfo,
+  jpegOfSize,
+  jpegWithOrientation,
+  largeJpeg,
+  notAnImage,
+  smallPng,
+  storedFiles,
+  svgImage,
+} from './support/images.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+
+let server: TestServer;
+let api: ApiClient;
+let admin: TestUser;
+let agent: TestUser;
+let otherAgent: TestUser;
+let categoryId: string;
+let photo: Buffer;
+let png: Buffer;
+
+const attributes = JSON.stringify({ brand: 'Apple', model: 'iPhone 15', storage: '128GB' });
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = apiClient(server.baseUrl);
+  admin = await buildAdmin(server.db);
+  agent = await buildAgent(server.db);
+  otherAgent = await buildAgent(server.db);
+  categoryId = (await buildCategory(server.db)).id;
+  photo = await largeJpeg();
+  png = await smallPng();
+});
+afterAll(() => server.close());
+
+function listingFields(title: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { title, price: '100', categoryId, attributes, ...extra };
+}
+
+async function listingsTitled(title: string) {
+  return server.db.select().from(listings).where(eq(listings.title, title));
+}
+
+async function storedImagesOf(id: string): Promise<string[]> {
+  const [row] = await server.db.select({ images: listings.images }).from(listings).where(eq(listings.id, id));
+  return row!.images;
+}
+
+const fileNames = (refs: string[]) => refs.map((ref) => path.basename(ref)).sort();
+
+async function createWithImages(title: string, files: Buffer[]): Promise<{ id: string; images: string[] }> {
+  const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields(title), files) });
+  expect(response.status).toBe(201);
+  return response.body.data;
+}
+
+/** Makes every write to a listing with this title fail inside the database, after its images were stored. */
+async function failWritesOfTitle(title: string): Promise<void> {
+  await server.db.execute(
+    sql.raw(`create or replace function refuse_listing_write() returns trigger language plpgsql as $$
+      begin
+        if new.title = '${title}' then raise exception 'write refused for this test'; end if;
+        return new;
+      end $$`),
+  );
+  await server.db.execute(sql.raw('drop trigger if exists refuse_listing_write on listings'));
+  await server.db.execute(
+    sql.raw('create trigger refuse_listing_write before insert or update on listings for each row execute function refuse_listing_write()'),
+  );
+}
+
+describe('image processing', () => {
+  it('stores uploads as WebP at most 1200 px wide, served from /uploads', async () => {
+    const listing = await createWithImages('Processed', [photo, png]);
+    expect(listing.images).toHaveLength(2);
+    for (const ref of listing.images) expect(ref).toMatch(/^\/uploads\/[0-9a-f-]{36}\.webp$/);
+    expect(await storedImagesOf(listing.id)).toEqual(listing.images);
+    expect(storedFiles(server.uploadDir)).toEqual(fileNames(listing.images));
+
+    const [large, small] = await Promise.all(
+      listing.images.map(async (ref) => {
+        const response = await fetch(`${server.baseUrl}${ref}`);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toBe('image/webp');
+        return imageInfo(Buffer.from(await response.arrayBuffer()));
+      }),
+    );
+    expect(large).toMatchObject({ format: 'webp', width: 1200, height: 900 });
+    expect(large!.exif).toBeUndefined();
+    expect(small).toMatchObject({ format: 'webp', width: 640, height: 480, hasAlpha: true });
+  });
+
+  it('turns a photo upright by its EXIF orientation and drops the tag', async () => {
+    const listing = await createWithImages('Upright', [await jpegWithOrientation()]);
+    const stored = fs.readFileSync(path.join(server.uploadDir, path.basename(listing.images[0]!)));
+    const info = await imageInfo(stored);
+    expect(info).toMatchObject({ format: 'webp', width: 200, height: 300 });
+    expect(info.orientation).toBeUndefined();
+    const { data } = await sharp(stored).raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => [...data.subarray((y * 200 + x) * 3, (y * 200 + x) * 3 + 3)];
+    // The red left half of the sensor image is the top half once turned upright.
+    expect(pixel(100, 60)[0]).toBeGreaterThan(200);
+    expect(pixel(100, 240)[2]).toBeGreaterThan(200);
+  });
+
+  it('accepts ten images of nearly 10 MB each in one request', async () => {
+    const nearlyTenMegabytes = await jpegOfSize(10 * 1024 * 1024 - 64 * 1024);
+    const before = storedFiles(server.uploadDir).length;
+    const listing = await createWithImages('Ten large photos', Array(10).fill(nearlyTenMegabytes));
+    expect(listing.images).toHaveLength(10);
+    expect(new Set(listing.images).size).toBe(10);
+    expect(storedFiles(server.uploadDir)).toHaveLength(before + 10);
+    const info = await imageInfo(fs.readFileSync(path.join(server.uploadDir, path.basename(listing.images[9]!))));
+    expect(info).toMatchObject({ format: 'webp', width: 1200 });
+  }, 120_000);
+});
+
+describe('refused uploads leave no listing and no file', () => {
+  const expectNothingStored = async (title: string, filesBefore: string[]) => {
+    expect(await listingsTitled(title)).toHaveLength(0);
+    expect(storedFiles(server.uploadDir)).toEqual(filesBefore);
+  };
+
+  it('refuses a file that is not an image', async () => {
+    const before = storedFiles(server.uploadDir);
+    const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Text file'), [png, notAnImage()]) });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ success: false, error: 'Unsupported image file' });
+    await expectNothingStored('Text file', before);
+  });
+
+  it('refuses an SVG, which is not a photo format', async () => {
+    const before = storedFiles(server.uploadDir);
+    const response = await api.post('/api/listings', {
+      token: agent.token,
+      form: imageForm(listingFields('Vector'), [{ bytes: svgImage(), name: 'logo.svg', type: 'image/svg+xml' }]),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('Unsupported image file');
+    await expectNothingStored('Vector', before);
+  });
+
+  it('refuses a decompression bomb from its header', async () => {
+    const before = storedFiles(server.uploadDir);
+    const response = await api.post('/api/listings', {
+      token: agent.token,
+      form: imageForm(listingFields('Bomb'), [{ bytes: decompressionBomb(), name: 'bomb.png', type: 'image/png' }]),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('Image dimensions are too large: at most 50 megapixels');
+    await expectNothingStored('Bomb', before);
+  });
+
+  it('refuses an eleventh file', async () => {
+    const before = storedFiles(server.uploadDir);
+    const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Eleven'), Array(11).fill(png)) });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('Too many files: at most 10');
+    await expectNothingStored('Eleven', before);
+  });
+
+  it('refuses a file over 10 MB', async () => {
+    const before = storedFiles(server.uploadDir);
+    const response = await api.post('/api/listings', {
+      token: agent.token,
+      form: imageForm(listingFields('Oversized'), [png, { bytes: await jpegOfSize(10 * 1024 * 1024 + 1), name: 'huge.jpg' }]),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('File "huge.jpg" is too large: at most 10 MB per file');
+    await expectNothingStored('Oversized', before);
+  });
+
+  it('refuses a file in a field other than images', async () => {
+    const before = storedFiles(server.uploadDir);
+    const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Wrong field'), [{ field: 'photo', bytes: png }]) });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('Unexpected file field "photo"');
+    await expectNothingStored('Wrong field', before);
+  });
+
+  it('stores no image for a request refused for its fields (400 and 422)', async () => {
+    const before = storedFiles(server.uploadDir);
+    const missing = await api.post('/api/listings', { token: agent.token, form: imageForm({ title: 'No price', categoryId }, [png]) });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toBe('Missing required fields: price');
+    const invalid = await api.post('/api/listings', {
+      token: agent.token,
+      form: imageForm(listingFields('Bad attributes', { attributes: JSON.stringify({ brand: 'Apple' }) }), [png]),
+    });
+    expect(invalid.status).toBe(422);
+    await expectNothingStored('No price', before);
+    await expectNothingStored('Bad attributes', before);
+  });
+
+  it("stores no image for an agent posting in another agent's name", async () => {
+    const before = storedFiles(server.uploadDir);
+    const response = await api.post('/api/listings', {
+      token: agent.token,
+      form: imageForm(listingFields('Impostor', { agentId: otherAgent.id }), [png]),
+    });
+    expect(response.status).toBe(403);
+    await expectNothingStored('Impostor', before);
+  });
+
+  it('removes the stored images when the database refuses the write', async () => {
+    await failWritesOfTitle('Refused by the database');
+    const before = storedFiles(server.uploadDir);
+    const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Refused by the database'), [png, png]) });
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({ success: false, error: 'Internal server error' });
+    await expectNothingStored('Refused by the database', before);
+  });
+
+  it('answers 502 and keeps no row when the storage cannot write', async () => {
+    fs.rmSync(server.uploadDir, { recursive: true, force: true });
+    fs.writeFileSync(server.uploadDir, 'not a folder');
+    try {
+      const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Disk trouble'), [png]) });
+      expect(response.status).toBe(502);
+      expect(response.body).toEqual({ success: false, error: 'Image upload failed' });
+      expect(await listingsTitled('Disk trouble')).toHaveLength(0);
+    } finally {
+      fs.rmSync(server.uploadDir, { force: true });
+      fs.mkdirSync(server.uploadDir);
+    }
+  });
+});
+
+describe('updating images (D10)', () => {
+  it('appends new images after the existing ones', async () => {
+    const listing = await createWithImages('Append', [png, png]);
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: imageForm({}, [photo]) });
+    expect(response.status).toBe(200);
+    const images: string[] = response.body.data.images;
+    expect(images).toHaveLength(3);
+    expect(images.slice(0, 2)).toEqual(listing.images);
+    expect(await storedImagesOf(listing.id)).toEqual(images);
+    for (const ref of images) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(true);
+  });
+
+  it('keeps the images listed in existingImages, in that order, and deletes the dropped files after the update', async () => {
+    const listing = await createWithImages('Keep list', [png, png, png]);
+    const [first, second, third] = listing.images as [string, string, string];
+    const response = await api.patch(`/api/listings/${listing.id}`, {
+      token: agent.token,
+      form: imageForm({ existingImages: JSON.stringify([third, first]) }, [png]),
+    });
+    expect(response.status).toBe(200);
+    const images: string[] = response.body.data.images;
+    expect(images).toHaveLength(3);
+    expect(images.slice(0, 2)).toEqual([third, first]);
+    expect(await storedImagesOf(listing.id)).toEqual(images);
+    expect(fs.existsSync(path.join(server.uploadDir, path.basename(second)))).toBe(false);
+    for (const ref of images) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(true);
+  });
+
+  it('drops every image with an empty existingImages array in a JSON body', async () => {
+    const listing = await createWithImages('Drop all', [png, png]);
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [] } });
+    expect(response.status).toBe(200);
+    expect(response.body.data.images).toEqual([]);
+    for (const ref of listing.images) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(false);
+  });
+
+  it('refuses an existingImages entry the listing does not have, changing and storing nothing', async () => {
+    const listing = await createWithImages('Foreign image', [png]);
+    const other = await createWithImages('Owner of the image', [png]);
+    const before = storedFiles(server.uploadDir);
+    const response = await api.patch(`/api/listings/${listing.id}`, {
+      token: agent.token,
+      form: imageForm({ existingImages: JSON.stringify([...listing.images, other.images[0]!]) }, [png]),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('existingImages may only list images the listing has');
+    expect(await storedImagesOf(listing.id)).toEqual(listing.images);
+    expect(storedFiles(server.uploadDir)).toEqual(before);
+  });
+
+  it('refuses existingImages that is not a JSON array', async () => {
+    const listing = await createWithImages('Keep list text', [png]);
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: imageForm({ existingImages: listing.images[0]! }) });
+    expect(response.status).toBe(400);
+    expect(response.body.details[0]).toMatchObject({ field: 'existingImages', message: 'must be a JSON array of image URLs or paths' });
+  });
+
+  it('refuses more than 10 images in total and keeps none of the new files', async () => {
+    const listing = await createWithImages('Almost full', Array(8).fill(png));
+    const before = storedFiles(server.uploadDir);
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: imageForm({}, [png, png, png]) });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('A listing can have at most 10 images: 8 kept and 3 new');
+    expect(await storedImagesOf(listing.id)).toEqual(listing.images);
+    expect(storedFiles(server.uploadDir)).toEqual(before);
+  });
+
+  it('counts only the kept images toward the limit', async () => {
+    const listing = await createWithImages('Swap', Array(8).fill(png));
+    const response = await api.patch(`/api/listings/${listing.id}`, {
+      token: agent.token,
+      form: imageForm({ existingImages: JSON.stringify(listing.images.slice(0, 7)) }, [png, png, png]),
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data.images).toHaveLength(10);
+  });
+
+  it('stores no new image for an update refused for its attributes', async () => {
+    const listing = await createWithImages('Strict update', [png]);
+    const before = storedFiles(server.uploadDir);
+    const response = await api.patch(`/api/listings/${listing.id}`, {
+      token: agent.token,
+      form: imageForm({ attributes: JSON.stringify({ brand: 'Apple', model: 'X', storage: 'lots' }) }, [png]),
+    });
+    expect(response.status).toBe(422);
+    expect(storedFiles(server.uploadDir)).toEqual(before);
+    expect(await storedImagesOf(listing.id)).toEqual(listing.images);
+  });
+
+  it("stores no image for an update of another agent's listing", async () => {
+    const listing = await createWithImages('Not yours', [png]);
+    const before = storedFiles(server.uploadDir);
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: otherAgent.token, form: imageForm({}, [png]) });
+    expect(response.status).toBe(403);
+    expect(storedFiles(server.uploadDir)).toEqual(before);
+  });
+
+  it('removes the new images and keeps the old ones when the database refuses the update', async () => {
+    const listing = await createWithImages('Doomed update', [png]);
+    await failWritesOfTitle('Doomed update');
+    const before = storedFiles(server.uploadDir);
+    const response = await api.patch(`/api/listings/${listing.id}`, {
+      token: agent.token,
+      form: imageForm({ existingImages: '[]' }, [png]),
+    });
+    expect(response.status).toBe(500);
+    expect(storedFiles(server.uploadDir)).toEqual(before);
+    expect(await storedImagesOf(listing.id)).toEqual(listing.images);
+  });
+});
+
+describe('deleting images', () => {
+  it('deletes the image files with the listing', async () => {
+    const listing = await createWithImages('Deleted with files', [png, png]);
+    const response = await api.delete(`/api/listings/${listing.id}`, { token: admin.token });
+    expect(response.status).toBe(200);
+    for (const ref of listing.images) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(false);
+  });
+
+  it('never deletes a file outside the upload folder, whatever the listing references', async () => {
+    const outside = path.join(path.dirname(server.uploadDir), `${path.basename(server.uploadDir)}-outside.webp`);
+    fs.writeFileSync(outside, 'keep me');
+    try {
+      const listing = await buildListing(server.db, {
+        categoryId,
+        agentId: agent.id,
+        images: [`/uploads/../${path.basename(outside)}`, outside, `file://${outside}`],
+      });
+      const response = await api.delete(`/api/listings/${listing.id}`, { token: agent.token });
+      expect(response.status).toBe(200);
+      expect(fs.readFileSync(outside, 'utf8')).toBe('keep me');
+    } finally {
+      fs.rmSync(outside, { force: true });
+    }
+  });
+});
