@@ -10,6 +10,8 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Set when `body` is already encoded (a page or an asset) and is sent as is, with its own type. */
+  contentType?: string;
 }
 
 /** `{ success: true, data, ...extra }`, the success envelope. */
@@ -37,4 +39,9 @@ export function raw(body: unknown, status = 200): Reply {
 
 export function pagination(page: number, limit: number, total: number): Pagination {
   return { page, limit, total, totalPages: Math.ceil(total / limit) };
+}
+
+/** A page or asset sent as is, with its own content type and caching headers. */
+export function content(body: string | Buffer, contentType: string, headers: Record<string, string> = {}): Reply {
+  return { status: 200, body, contentType, headers: { 'Cache-Control': 'no-store', ...headers } };
 }

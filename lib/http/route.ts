@@ -81,6 +81,11 @@ function queryObject(url: URL): Record<string, string | string[]> {
 function send(res: ServerResponse, reply: Reply): void {
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   res.statusCode = reply.status;
+  if (reply.contentType) {
+    res.setHeader('Content-Type', reply.contentType);
+    res.end(reply.body as string | Buffer);
+    return;
+  }
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   res.end(JSON.stringify(reply.body));

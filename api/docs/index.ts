@@ -1,0 +1,6 @@
+import { getReferencePage } from '../../lib/docs/handlers.js';
+import { endpoint, route } from '../../lib/http/route.js';
+
+export default route({
+  GET: endpoint('public', {}, getReferencePage),
+});

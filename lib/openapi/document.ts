@@ -1,0 +1,278 @@
+import packageJson from '../../package.json' with { type: 'json' };
+import { HTTP_METHODS, type Endpoint, type HttpMethod } from '../http/route.js';
+import { requestJsonSchema, type JsonSchema } from './json-schema.js';
+import { OPERATION_NOTES, type OperationNotes } from './operations.js';
+import { ROUTE_ALIASES, ROUTE_MODULES } from './route-modules.js';
+
+type OpenApiObject = Record<string, unknown>;
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: OpenApiObject;
+  servers: OpenApiObject[];
+  tags: Array<{ name: string; description: string }>;
+  paths: Record<string, Partial<Record<Lowercase<HttpMethod>, OpenApiObject>>>;
+  components: OpenApiObject;
+}
+
+/** Tags by path prefix, most specific first; the order of TAGS is the order of the reference page. */
+const TAGS: Array<{ name: string; description: string; prefixes: string[] }> = [
+  { name: 'Auth', description: 'Sign-up with an invitation code, sign-in, profile and password reset', prefixes: ['/api/auth'] },
+  { name: 'Agents', description: 'Invitation codes and registered agents (administrators)', prefixes: ['/api/auth/agent-codes', '/api/auth/agents'] },
+  { name: 'Categories', description: 'Categories and the attribute rules of their listings', prefixes: ['/api/categories', '/api/admin/seed-categories'] },
+  { name: 'Listings', description: 'Listings with category attributes and images', prefixes: ['/api/listings'] },
+  { name: 'Storefront', description: 'Public search, detail, filters and inquiry clicks; no token', prefixes: ['/api/public'] },
+  { name: 'Channel posting', description: 'Posting listings to a messaging channel through a bot', prefixes: ['/api/syndication'] },
+  { name: 'Notifications', description: 'In-app notifications of the caller', prefixes: ['/api/notifications'] },
+  { name: 'Commissions', description: 'Commission and asset figures (administrators)', prefixes: ['/api/commissions'] },
+  { name: 'Settings', description: 'Store settings', prefixes: ['/api/settings'] },
+  { name: 'Health', description: 'Liveness and readiness', prefixes: ['/api/health', '/health'] },
+  { name: 'Reference', description: 'This document and its reference page', prefixes: ['/api/openapi.json', '/api/docs'] },
+];
+
+function tagOf(pattern: string): string {
+  const matches = TAGS.flatMap((tag) =>
+    tag.prefixes.filter((prefix) => pattern === prefix || pattern.startsWith(`${prefix}/`)).map((prefix) => ({ tag, prefix })),
+  );
+  const best = matches.sort((a, b) => b.prefix.length - a.prefix.length)[0];
+  return best?.tag.name ?? 'Other';
+}
+
+const ref = (kind: 'schemas' | 'responses', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const json = (schema: OpenApiObject) => ({ 'application/json': { schema } });
+
+const ERROR_RESPONSES: Record<number, { name: string; description: string; headers?: OpenApiObject }> = {
+  400: { name: 'BadRequest', description: 'Invalid input: `details` lists each field at fault' },
+  401: { name: 'Unauthorized', description: 'Missing, malformed, invalid or expired token, or the user no longer exists' },
+  403: { name: 'Forbidden', description: 'The role may not call this, or the record belongs to another agent' },
+  404: { name: 'NotFound', description: 'No record with that id' },
+  405: { name: 'MethodNotAllowed', description: 'The path does not answer this method', headers: { Allow: { schema: { type: 'string' }, description: 'The methods the path answers' } } },
+  409: { name: 'Conflict', description: 'A unique value is taken, or the record is not in a state that allows this' },
+  413: { name: 'PayloadTooLarge', description: 'A JSON body over 1 MB' },
+  415: { name: 'UnsupportedMediaType', description: 'The body is neither multipart/form-data nor JSON' },
+  422: { name: 'UnprocessableEntity', description: 'Listing attributes do not satisfy the category\'s rules' },
+  429: { name: 'TooManyRequests', description: 'Rate limit reached', headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the next attempt is accepted' } } },
+  500: { name: 'InternalError', description: 'Unexpected failure (`Internal server error`)' },
+  502: { name: 'BadGateway', description: 'An outside service (image host, Bot API) failed' },
+  503: { name: 'ServiceUnavailable', description: 'A dependency is unavailable; try again' },
+};
+
+const SUCCESS_SCHEMAS: Record<string, OpenApiObject> = {
+  Success: {
+    type: 'object',
+    required: ['success', 'data'],
+    properties: { success: { const: true }, data: { description: 'The payload' } },
+  },
+  PaginatedSuccess: {
+    type: 'object',
+    required: ['success', 'data', 'pagination'],
+    properties: { success: { const: true }, data: { type: 'array', items: {} }, pagination: ref('schemas', 'Pagination') },
+  },
+  MessageSuccess: {
+    type: 'object',
+    required: ['success', 'message'],
+    properties: { success: { const: true }, message: { type: 'string' } },
+  },
+  Acknowledgement: { type: 'object', required: ['success'], properties: { success: { const: true } } },
+  Pagination: {
+    type: 'object',
+    required: ['page', 'limit', 'total', 'totalPages'],
+    properties: { page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, totalPages: { type: 'integer' } },
+  },
+  Health: {
+    type: 'object',
+    required: ['status', 'timestamp'],
+    properties: {
+      status: { const: 'ok' },
+      timestamp: { type: 'string', format: 'date-time' },
+      checks: { type: 'object', additionalProperties: { type: 'string' } },
+    },
+  },
+  Error: {
+    type: 'object',
+    required: ['success', 'error'],
+    properties: { success: { const: false }, error: { type: 'string' }, details: { type: 'array', items: ref('schemas', 'ErrorDetail') } },
+  },
+  ErrorDetail: {
+    type: 'object',
+    required: ['field', 'message'],
+    properties: { field: { type: 'string' }, message: { type: 'string' }, received: { description: 'The value sent, when it helps' } },
+  },
+};
+
+const ASSET_TYPES = ['text/css', 'text/javascript', 'image/png'];
+
+function successResponse(notes: OperationNotes): OpenApiObject {
+  switch (notes.reply ?? 'data') {
+    case 'paginated':
+      return { description: 'A page of results', content: json(ref('schemas', 'PaginatedSuccess')) };
+    case 'message':
+      return { description: 'Done', content: json(ref('schemas', 'MessageSuccess')) };
+    case 'success':
+      return { description: 'Acknowledged', content: json(ref('schemas', 'Acknowledgement')) };
+    case 'health':
+      return { description: 'Healthy (no envelope)', content: json(ref('schemas', 'Health')) };
+    case 'document':
+      return { description: 'An OpenAPI 3.1 document', content: json({ type: 'object' }) };
+    case 'page':
+      return { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } };
+    case 'asset':
+      return { description: 'The file', content: Object.fromEntries(ASSET_TYPES.map((type) => [type, { schema: { type: 'string' } }])) };
+    default:
+      return { description: 'The `data` envelope', content: json(ref('schemas', 'Success')) };
+  }
+}
+
+function errorStatuses(endpoint: Endpoint, notes: OperationNotes): number[] {
+  const { access, schemas } = endpoint;
+  const statuses = new Set(notes.errors);
+  if (schemas.params || schemas.query || schemas.body || schemas.form) statuses.add(400);
+  if (access !== 'public') statuses.add(401);
+  if (access === 'admin' || (access === 'token' && schemas.params)) statuses.add(403);
+  if (schemas.params) statuses.add(404);
+  if (schemas.body || schemas.form) statuses.add(413);
+  if (schemas.form) statuses.add(415);
+  statuses.add(500);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function propertiesOf(schema: JsonSchema): Array<{ name: string; schema: JsonSchema; required: boolean }> {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({ name, schema: property, required: required.has(name) }));
+}
+
+function parameters(pattern: string, endpoint: Endpoint): OpenApiObject[] {
+  const pathSchema = endpoint.schemas.params ? requestJsonSchema(endpoint.schemas.params) : {};
+  const declared = new Map(propertiesOf(pathSchema).map((property) => [property.name, property.schema]));
+  // Every path segment is a parameter of the URL, whether or not the endpoint validates it.
+  const inPath = [...pattern.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    name: name!,
+    in: 'path',
+    required: true,
+    schema: declared.get(name!) ?? { type: 'string' },
+  }));
+  const inQuery = endpoint.schemas.query
+    ? propertiesOf(requestJsonSchema(endpoint.schemas.query)).map(({ name, schema, required }) => ({ name, in: 'query', required, schema }))
+    : [];
+  return [...inPath, ...inQuery];
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+}
+
+function requestBody(endpoint: Endpoint): OpenApiObject | undefined {
+  const { body, form } = endpoint.schemas;
+  if (!body && !form) return undefined;
+  const fields: JsonSchema = body ? requestJsonSchema(body) : { type: 'object', properties: {} };
+  const required = ((fields.required ?? []) as string[]).length > 0;
+  if (!form) return { required, content: json(fields) };
+  const file = {
+    type: 'string',
+    format: 'binary',
+    contentMediaType: 'application/octet-stream',
+    description: `An image file of at most ${megabytes(form.maxFileBytes)}`,
+  };
+  const files = Object.fromEntries(
+    form.fileFields.map((field) => [field, form.maxFiles > 1 ? { type: 'array', items: file, maxItems: form.maxFiles } : file]),
+  );
+  const multipart = { ...fields, properties: { ...(fields.properties as JsonSchema), ...files } };
+  return {
+    required,
+    description: 'Multipart form data; JSON fields (such as `attributes`) are sent as JSON text. A client sending no files may send the same fields as a JSON object.',
+    content: { 'multipart/form-data': { schema: multipart }, 'application/json': { schema: fields } },
+  };
+}
+
+function operationId(method: HttpMethod, pattern: string): string {
+  const words = pattern
+    .replace(/^\/api\//, '/')
+    .split('/')
+    .filter(Boolean)
+    .flatMap((segment) => (segment.startsWith(':') ? ['by', segment.slice(1)] : segment.split(/[^A-Za-z0-9]+/)));
+  return [method.toLowerCase(), ...words.map((word) => word.charAt(0).toUpperCase() + word.slice(1))].join('');
+}
+
+function operation(method: HttpMethod, pattern: string, endpoint: Endpoint): OpenApiObject {
+  const notes: OperationNotes = OPERATION_NOTES[`${method} ${pattern}`] ?? { summary: `${method} ${pattern}` };
+  const access = {
+    public: 'No token needed.',
+    token: 'Needs a bearer token (any role).',
+    admin: 'Administrators only: needs a bearer token of a `SUPER_ADMIN`.',
+  }[endpoint.access];
+  const responses: OpenApiObject = { [notes.successStatus ?? 200]: successResponse(notes) };
+  for (const status of errorStatuses(endpoint, notes)) responses[status] = ref('responses', ERROR_RESPONSES[status]!.name);
+  const body = requestBody(endpoint);
+  return {
+    operationId: operationId(method, pattern),
+    tags: [tagOf(pattern)],
+    summary: notes.summary,
+    description: notes.description ? `${notes.description}\n\n${access}` : access,
+    'x-access': endpoint.access,
+    security: endpoint.access === 'public' ? [] : [{ bearerAuth: [] }],
+    parameters: parameters(pattern, endpoint),
+    ...(body ? { requestBody: body } : {}),
+    responses,
+  };
+}
+
+const openApiPath = (pattern: string) => pattern.replace(/:(\w+)/g, '{$1}');
+
+async function buildOpenApiDocument(): Promise<OpenApiDocument> {
+  const paths: OpenApiDocument['paths'] = {};
+  const patterns = [...Object.keys(ROUTE_MODULES), ...Object.keys(ROUTE_ALIASES)].sort();
+  for (const pattern of patterns) {
+    const load = ROUTE_MODULES[ROUTE_ALIASES[pattern] ?? pattern]!;
+    const { endpoints } = (await load()).default;
+    const operations: OpenApiDocument['paths'][string] = {};
+    for (const method of HTTP_METHODS) {
+      const endpoint = endpoints[method];
+      if (!endpoint) continue;
+      const documented = operation(method, ROUTE_ALIASES[pattern] ?? pattern, endpoint);
+      // An alias answers as its target does; only the operation id must stay unique.
+      operations[method.toLowerCase() as Lowercase<HttpMethod>] = ROUTE_ALIASES[pattern]
+        ? { ...documented, operationId: `${documented.operationId as string}Alias` }
+        : documented;
+    }
+    paths[openApiPath(pattern)] = operations;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Marketplace Listing API',
+      version: packageJson.version,
+      description: [
+        'A JSON HTTP API for a product-listing marketplace: agents list products with category attributes and photos, administrators run categories, settings and invitations, and a public storefront searches the listings.',
+        'Every response is an envelope: `{ success: true, data, pagination? }` or `{ success: false, error, details? }`. A method a path does not answer gets 405 with an `Allow` header; an unknown path gets 404.',
+        'Sign in with `POST /api/auth/login` and send the token as `Authorization: Bearer <token>`.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: '/', description: 'This server' }],
+    tags: TAGS.map(({ name, description }) => ({ name, description })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from `POST /api/auth/login` or `POST /api/auth/register`.' },
+      },
+      schemas: SUCCESS_SCHEMAS,
+      responses: Object.fromEntries(
+        Object.values(ERROR_RESPONSES).map(({ name, description, headers }) => [
+          name,
+          { description, ...(headers ? { headers } : {}), content: json(ref('schemas', 'Error')) },
+        ]),
+      ),
+    },
+  };
+}
+
+let cached: Promise<OpenApiDocument> | undefined;
+
+/** The document, built from the route table on first use and kept for the life of the instance. */
+export function openApiDocument(): Promise<OpenApiDocument> {
+  cached ??= buildOpenApiDocument().catch((error: unknown) => {
+    cached = undefined;
+    throw error;
+  });
+  return cached;
+}

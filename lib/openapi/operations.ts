@@ -1,0 +1,118 @@
+/** What the route table cannot say about an operation: its summary, success shape and particular errors. */
+export interface OperationNotes {
+  summary: string;
+  description?: string;
+  /** 201 for writes that create a record. */
+  successStatus?: 200 | 201;
+  /** The success body: the envelope with `data` (default), with `pagination`, with a `message`, or outside it. */
+  reply?: 'data' | 'paginated' | 'message' | 'success' | 'health' | 'document' | 'page' | 'asset';
+  /** Statuses beyond those implied by access and inputs (400, 401, 403, 404, 413, 415, 500). */
+  errors?: number[];
+}
+
+const RATE_LIMITED = 429;
+const CONFLICT = 409;
+const UPSTREAM = 502;
+const UNAVAILABLE = 503;
+
+/** Keyed `METHOD /api/path/:param`. An operation missing here gets a summary made from its method and path. */
+export const OPERATION_NOTES: Record<string, OperationNotes> = {
+  'GET /api/health': { summary: 'Liveness', reply: 'health' },
+  'GET /api/health/ready': { summary: 'Readiness, with a database check', reply: 'health', errors: [UNAVAILABLE] },
+
+  'POST /api/auth/register': {
+    summary: 'Register an agent with an invitation code',
+    successStatus: 201,
+    errors: [CONFLICT, RATE_LIMITED],
+    description: 'An unusable code is 400 `Invalid or expired agent code`; an e-mail already registered is 409.',
+  },
+  'POST /api/auth/login': {
+    summary: 'Sign in and receive a bearer token',
+    errors: [RATE_LIMITED],
+    description: 'A wrong e-mail or password is 401 `Invalid email or password`.',
+  },
+  'GET /api/auth/me': { summary: 'The caller\'s profile' },
+  'PUT /api/auth/me': { summary: 'Update the caller\'s profile', errors: [CONFLICT] },
+  'POST /api/auth/forgot-password': {
+    summary: 'E-mail a 6-digit password reset code',
+    reply: 'message',
+    errors: [RATE_LIMITED],
+    description: 'Always reports success, whether or not the e-mail belongs to an account.',
+  },
+  'POST /api/auth/reset-password': { summary: 'Set a new password with the e-mailed code', reply: 'message', errors: [RATE_LIMITED] },
+  'POST /api/auth/verify-agent-code': {
+    summary: 'Check an invitation code before signing up',
+    errors: [RATE_LIMITED],
+    description: 'An unknown or unusable code answers 200 with `valid: false`.',
+  },
+  'GET /api/auth/agent-codes': { summary: 'List invitation codes', reply: 'paginated' },
+  'POST /api/auth/agent-codes': { summary: 'Create an invitation code', successStatus: 201, errors: [UNAVAILABLE] },
+  'DELETE /api/auth/agent-codes/:id': { summary: 'Revoke an invitation code' },
+  'GET /api/auth/agents': { summary: 'List registered agents', reply: 'paginated' },
+  'DELETE /api/auth/agents/:id': { summary: 'Remove an agent; their listings stay, without an agent' },
+
+  'GET /api/categories': { summary: 'List categories with their listing counts' },
+  'POST /api/categories': { summary: 'Create a category', successStatus: 201, errors: [CONFLICT] },
+  'GET /api/categories/:id': { summary: 'One category' },
+  'PATCH /api/categories/:id': { summary: 'Update a category', errors: [CONFLICT] },
+  'DELETE /api/categories/:id': { summary: 'Delete a category no listing uses', errors: [CONFLICT] },
+  'GET /api/admin/seed-categories': { summary: 'Create the default categories that are missing' },
+
+  'GET /api/listings': { summary: 'List listings (an agent sees only their own)', reply: 'paginated' },
+  'POST /api/listings': {
+    summary: 'Create a listing, with up to 10 images',
+    successStatus: 201,
+    errors: [403, 404, 422, UPSTREAM],
+    description: 'An agent\'s listing is their own; an administrator names the agent in `agentId`. Images are resized to at most 1200 px wide and stored as WebP. `attributes` must satisfy the category\'s `schemaRules` (else 422).',
+  },
+  'GET /api/listings/:id': { summary: 'One listing' },
+  'PATCH /api/listings/:id': {
+    summary: 'Update a listing; new images are appended',
+    errors: [422, UPSTREAM],
+    description: '`existingImages` (a JSON array) names the stored images to keep, in order. Setting `status` to SOLD takes one from stock.',
+  },
+  'DELETE /api/listings/:id': { summary: 'Delete a listing and its images' },
+
+  'GET /api/public/listings': {
+    summary: 'Search the storefront (available listings, newest first)',
+    description: '`pagination` is added when `page` is sent.',
+  },
+  'GET /api/public/listings/:id': { summary: 'A storefront listing with its agent\'s contact links' },
+  'POST /api/public/listings/:id/inquiry': { summary: 'Count an inquiry click', reply: 'success', errors: [RATE_LIMITED] },
+  'GET /api/public/filter-options': { summary: 'Filter values for a category' },
+  'GET /api/public/messenger-bot': { summary: 'The bot and channel, as the storefront shows them' },
+
+  'GET /api/syndication/config': { summary: 'List channel posting configurations (secrets masked)' },
+  'POST /api/syndication/config': { summary: 'Create or update a channel posting configuration', successStatus: 201 },
+  'GET /api/syndication/config/:platform': { summary: 'One channel posting configuration (secrets masked)' },
+  'DELETE /api/syndication/config/:platform': { summary: 'Delete a channel posting configuration' },
+  'GET /api/syndication/messenger/info': { summary: 'The bot and its channel', errors: [CONFLICT, UPSTREAM] },
+  'POST /api/syndication/messenger/setup-webhook': { summary: 'Point the bot\'s webhook at this service', errors: [CONFLICT, UPSTREAM] },
+  'GET /api/syndication/messenger/webhook-info': { summary: 'The bot\'s current webhook', errors: [CONFLICT, UPSTREAM] },
+  'POST /api/syndication/messenger/webhook': { summary: 'Inbound bot updates (acknowledged, not acted on)', reply: 'success' },
+  'POST /api/syndication/delete-message/:messageId': { summary: 'Delete a channel message', errors: [CONFLICT, UPSTREAM] },
+  'POST /api/syndication/edit-message/:messageId': { summary: 'Edit a channel message\'s caption', errors: [CONFLICT, UPSTREAM] },
+  'GET /api/syndication/logs': { summary: 'Channel posting attempts (an agent sees their own)', reply: 'paginated' },
+  'POST /api/syndication/trigger/:listingId': { summary: 'Post a listing to the channel now', errors: [CONFLICT, UPSTREAM] },
+  'POST /api/syndication/retry/:id': { summary: 'Retry a failed posting attempt', errors: [CONFLICT, UPSTREAM] },
+
+  'GET /api/notifications': {
+    summary: 'The caller\'s notifications',
+    reply: 'paginated',
+    description: 'The envelope also carries `unreadCount`.',
+  },
+  'PUT /api/notifications/read-all': { summary: 'Mark all of the caller\'s notifications read' },
+  'PUT /api/notifications/:id/read': { summary: 'Mark one notification read' },
+
+  'GET /api/commissions/asset-stats': { summary: 'Listing counts, stock and value, overall and by category' },
+  'GET /api/commissions/summary': { summary: 'Commission totals: average percent, estimated, collected and pending revenue' },
+  'GET /api/commissions/listings': { summary: 'Listings with their commission amounts', reply: 'paginated' },
+  'PATCH /api/commissions/listing/:id': { summary: 'Set or clear a listing\'s commission percent (0-100, null clears)' },
+
+  'GET /api/settings': { summary: 'Store settings' },
+  'PUT /api/settings': { summary: 'Update store settings (null clears a key)' },
+
+  'GET /api/openapi.json': { summary: 'This OpenAPI document', reply: 'document' },
+  'GET /api/docs': { summary: 'The API reference page', reply: 'page' },
+  'GET /api/docs/:asset': { summary: 'A file of the API reference page', reply: 'asset' },
+};
