@@ -1,0 +1,6 @@
+import { getAssetStats } from '../../lib/commissions/handlers.js';
+import { endpoint, route } from '../../lib/http/route.js';
+
+export default route({
+  GET: endpoint('admin', {}, getAssetStats),
+});

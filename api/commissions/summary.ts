@@ -1,0 +1,6 @@
+import { getCommissionSummary } from '../../lib/commissions/handlers.js';
+import { endpoint, route } from '../../lib/http/route.js';
+
+export default route({
+  GET: endpoint('admin', {}, getCommissionSummary),
+});

@@ -1,0 +1,33 @@
+import { getDb } from '../db/client.js';
+import { notFoundError } from '../http/api-error.js';
+import type { IdParams } from '../http/common-schemas.js';
+import { ok, paginated, pagination, type Reply } from '../http/reply.js';
+import type { Input } from '../http/route.js';
+import { findListingDetails } from '../listings/queries.js';
+import { assetStatsPresenter, commissionListingPresenter } from './presenter.js';
+import { assetStatistics, commissionSummary, listCommissionListings, setCommissionPercent } from './queries.js';
+import type { CommissionListingsQuery, CommissionUpdateBody } from './schema.js';
+
+export async function getAssetStats(): Promise<Reply> {
+  return ok(assetStatsPresenter(await assetStatistics(await getDb())));
+}
+
+export async function getCommissionSummary(): Promise<Reply> {
+  return ok(await commissionSummary(await getDb()));
+}
+
+export async function listListingCommissions({ query }: Input<{ query: typeof CommissionListingsQuery }>): Promise<Reply> {
+  const { rows, total } = await listCommissionListings(await getDb(), query);
+  return paginated(rows.map(commissionListingPresenter), pagination(query.page, query.limit, total));
+}
+
+export async function updateListingCommission({
+  params,
+  body,
+}: Input<{ params: typeof IdParams; body: typeof CommissionUpdateBody }>): Promise<Reply> {
+  const db = await getDb();
+  if (!(await setCommissionPercent(db, params.id, body.commissionPercent))) throw notFoundError('Listing', params.id);
+  const row = await findListingDetails(db, params.id);
+  if (!row) throw notFoundError('Listing', params.id);
+  return ok(commissionListingPresenter(row));
+}
