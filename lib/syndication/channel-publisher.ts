@@ -118,5 +118,3 @@ export function channelPublisher(botToken: string) {
     deleteMessage: (channelId: string, messageId: number) => client.call('deleteMessage', (api) => api.deleteMessage(channelId, messageId)),
   };
 }
-
-export type ChannelPublisher = ReturnType<typeof channelPublisher>;

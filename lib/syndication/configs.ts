@@ -15,7 +15,6 @@ export type ConfigSource = 'database' | 'environment';
 export interface MessengerTarget {
   botToken: string;
   channelId: string;
-  source: ConfigSource;
 }
 
 /** The `MESSENGER` config made of `MESSENGER_BOT_TOKEN`/`MESSENGER_CHANNEL_ID`, shown while no row exists. */
@@ -73,7 +72,6 @@ export interface MessengerSettings {
   botToken: string | null;
   channelId: string | null;
   isActive: boolean;
-  source: ConfigSource;
 }
 
 /**
@@ -82,14 +80,14 @@ export interface MessengerSettings {
  */
 export async function messengerSettings(executor: Executor): Promise<MessengerSettings | undefined> {
   const row = await findConfigRow(executor, MESSENGER);
-  if (row) return { botToken: row.botToken, channelId: row.channelId, isActive: row.isActive, source: 'database' };
+  if (row) return { botToken: row.botToken, channelId: row.channelId, isActive: row.isActive };
   const env = environmentConfig();
-  return env && { botToken: env.botToken, channelId: env.channelId, isActive: true, source: 'environment' };
+  return env && { botToken: env.botToken, channelId: env.channelId, isActive: true };
 }
 
 function targetOf(settings: MessengerSettings | undefined): MessengerTarget | undefined {
   if (!settings?.botToken || !settings.channelId) return undefined;
-  return { botToken: settings.botToken, channelId: settings.channelId, source: settings.source };
+  return { botToken: settings.botToken, channelId: settings.channelId };
 }
 
 /** The bot and channel listings are posted with; undefined while posting is off or incomplete. */
