@@ -104,7 +104,7 @@ describe.each(endpoints)('$method $pattern ($access)', ({ method, pattern, acces
       expect(response.body.error).toBe('Role "AGENT" is not authorized for this resource');
     } else {
       expect(response.status).not.toBe(401);
-      expect(response.body.error).not.toMatch(/^Role /);
+      expect(response.body.error ?? '').not.toMatch(/^Role /);
       expect(response.status).toBeLessThan(500);
     }
   });
