@@ -421,6 +421,13 @@ describe('GET /api/listings', () => {
     it('refuses a request without a token', async () => {
       const response = await api.get('/api/listings');
       expect(response.status).toBe(401);
+      expect(response.body.error).toBe('Missing or malformed Authorization header');
+    });
+
+    it('refuses a malformed token', async () => {
+      const response = await api.get('/api/listings', { token: 'not.a.jwt' });
+      expect(response.status).toBe(401);
+      expect(response.body.error).toBe('Invalid token');
     });
 
     it('refuses an expired token', async () => {
@@ -468,9 +475,10 @@ describe('GET /api/listings/:id', () => {
     expect((await listingRow(listing.id))!.viewsCount).toBe(0);
   });
 
-  it('refuses missing, expired and orphaned tokens', async () => {
+  it('refuses missing, malformed, expired and orphaned tokens', async () => {
     const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id });
     expect((await api.get(`/api/listings/${listing.id}`)).status).toBe(401);
+    expect((await api.get(`/api/listings/${listing.id}`, { token: 'not.a.jwt' })).body.error).toBe('Invalid token');
     expect((await api.get(`/api/listings/${listing.id}`, { token: await expiredToken(agent) })).body.error).toBe('Token has expired');
     expect((await api.get(`/api/listings/${listing.id}`, { token: await deletedUserToken() })).body.error).toBe('User no longer exists');
     expect((await listingRow(listing.id))!.viewsCount).toBe(0);
@@ -692,10 +700,11 @@ describe('PATCH /api/listings/:id', () => {
       expect(response.status).toBe(403);
     });
 
-    it('refuses missing, expired and orphaned tokens', async () => {
+    it('refuses missing, malformed, expired and orphaned tokens', async () => {
       const listing = await ownListing({ title: 'Untouched' });
       const path = `/api/listings/${listing.id}`;
       expect((await api.patch(path, { json: { title: 'x' } })).status).toBe(401);
+      expect((await api.patch(path, { token: 'not.a.jwt', json: { title: 'x' } })).body.error).toBe('Invalid token');
       expect((await api.patch(path, { token: await expiredToken(agent), json: { title: 'x' } })).body.error).toBe('Token has expired');
       expect((await api.patch(path, { token: await deletedUserToken(), json: { title: 'x' } })).body.error).toBe('User no longer exists');
       expect((await listingRow(listing.id))!.title).toBe('Untouched');
@@ -741,10 +750,11 @@ describe('DELETE /api/listings/:id', () => {
     expect(await listingRow(listing.id)).toBeDefined();
   });
 
-  it('refuses missing, expired and orphaned tokens', async () => {
+  it('refuses missing, malformed, expired and orphaned tokens', async () => {
     const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id });
     const path = `/api/listings/${listing.id}`;
     expect((await api.delete(path)).status).toBe(401);
+    expect((await api.delete(path, { token: 'not.a.jwt' })).body.error).toBe('Invalid token');
     expect((await api.delete(path, { token: await expiredToken(agent) })).body.error).toBe('Token has expired');
     expect((await api.delete(path, { token: await deletedUserToken() })).body.error).toBe('User no longer exists');
     expect(await listingRow(listing.id)).toBeDefined();
