@@ -410,6 +410,7 @@ describe('GET /api/listings', () => {
       ['status=LOST', 'status'],
       ['minPrice=cheap', 'minPrice'],
       ['categoryId=nope', 'categoryId'],
+      ['search=%00', 'search'],
     ])('refuses the query %s with 400', async (query, field) => {
       const response = await api.get(`/api/listings?${query}`, { token: admin.token });
       expect(response.status).toBe(400);

@@ -153,7 +153,7 @@ export const ListingUpdateBody = v.object({
 
 export type ListingUpdateBody = v.InferOutput<typeof ListingUpdateBody>;
 
-const QueryText = omittable(v.pipe(v.string('must be a single value'), v.trim(), v.maxLength(200, 'must be at most 200 characters')));
+const QueryText = omittable(v.pipe(v.string('must be a single value'), noNul, v.trim(), v.maxLength(200, 'must be at most 200 characters')));
 const QueryPrice = omittable(v.pipe(QueryNumber, v.minValue(0, 'must be at least 0')));
 
 export const ListingListQuery = v.object({
