@@ -68,7 +68,10 @@ function commissionListConditions(query: CommissionListingsQuery): SQL | undefin
   );
 }
 
-/** One page of listings with their category and agent, newest first, and the number matching. */
+/**
+ * One page of listings with their category and agent, newest first (in the order of the
+ * `"createdAt" DESC NULLS LAST` index), and the number matching.
+ */
 export async function listCommissionListings(
   executor: Executor,
   query: CommissionListingsQuery,
@@ -77,7 +80,7 @@ export async function listCommissionListings(
   const [rows, [counted]] = await Promise.all([
     selectListingDetails(executor)
       .where(where)
-      .orderBy(desc(listings.createdAt), desc(listings.id))
+      .orderBy(sql`${listings.createdAt} desc nulls last`, desc(listings.id))
       .limit(query.limit)
       .offset(offsetOf(query)),
     executor.select({ total: count() }).from(listings).where(where),

@@ -50,6 +50,9 @@ export interface PublicListingRow {
   categoryRules: SchemaRule[];
 }
 
+/** Matches the `"createdAt" DESC NULLS LAST` indexes, so a page is read in index order rather than sorted. */
+const newestFirst = sql`${listings.createdAt} desc nulls last`;
+
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, '\\$&');
 }
@@ -105,7 +108,7 @@ export async function findPublicListings(
     .from(listings)
     .innerJoin(categories, eq(categories.id, listings.categoryId))
     .where(where)
-    .orderBy(desc(listings.createdAt), desc(listings.id))
+    .orderBy(newestFirst, desc(listings.id))
     .limit(limit)
     .offset(((page ?? 1) - 1) * limit);
   if (page === undefined) return { rows };
@@ -235,17 +238,23 @@ export async function findCategoryFilterValues(executor: Executor, nameOrDisplay
     .select({
       schemaRules: matched.schemaRules,
       // Written with its own aliases: drizzle leaves columns unqualified in a single-table select.
+      // Each rule field is read straight from the attributes, and the distinct (field, value)
+      // pairs are found by hashing before they are gathered per field.
       values: sql<Record<string, string[]>>`(
-        select coalesce(jsonb_object_agg(present.key, present.present_values), '{}'::jsonb)
+        select coalesce(jsonb_object_agg(present.field, present.present_values), '{}'::jsonb)
         from (
-          select attribute.key, jsonb_agg(distinct attribute.value #>> '{}') as present_values
-          from listings as listing cross join lateral jsonb_each(listing.attributes) as attribute(key, value)
-          where listing."categoryId" = matched.id
-            and listing.status = 'AVAILABLE'
-            and jsonb_typeof(attribute.value) in ('string', 'number', 'boolean')
-            and attribute.value #>> '{}' <> ''
-            and attribute.key in (select rule ->> 'field' from jsonb_array_elements(matched."schemaRules") as rule)
-          group by attribute.key
+          select pair.field, jsonb_agg(pair.value) as present_values
+          from (
+            select rule.field, listing.attributes -> rule.field #>> '{}' as value
+            from listings as listing
+            cross join (select distinct item ->> 'field' as field from jsonb_array_elements(matched."schemaRules") as item) as rule
+            where listing."categoryId" = matched.id
+              and listing.status = 'AVAILABLE'
+              and jsonb_typeof(listing.attributes -> rule.field) in ('string', 'number', 'boolean')
+            group by rule.field, value
+          ) as pair
+          where pair.value <> ''
+          group by pair.field
         ) as present
       )`,
     })
