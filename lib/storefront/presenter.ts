@@ -80,6 +80,6 @@ export function publicAgentPresenter(agent: PublicAgentRow) {
     social_7: agent.social_7,
     social_8: agent.social_8,
     website: agent.website,
-    customSocials: agent.customSocials ?? [],
+    customSocials: agent.customSocials,
   };
 }

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, ilike, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
-import { categories, listings, users, type SchemaRule } from '../db/schema.js';
+import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
 
 export interface PublicListingFilters {
   /** A category's display name or code, matched case-insensitively. */
@@ -40,7 +40,7 @@ export interface PublicListingRow {
   title: string;
   description: string;
   price: number;
-  status: (typeof listings.$inferSelect)['status'];
+  status: ListingStatus;
   stockQuantity: number;
   attributes: Record<string, unknown>;
   images: string[];
@@ -57,7 +57,7 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, '\\$&');
 }
 
-export function categoryMatches(nameOrDisplayName: string): SQL {
+function categoryMatches(nameOrDisplayName: string): SQL {
   return or(
     sql`lower(${categories.displayName}) = lower(${nameOrDisplayName})`,
     sql`lower(${categories.name}) = lower(${nameOrDisplayName})`,
@@ -136,7 +136,7 @@ export interface PublicAgentRow {
   social_7: string | null;
   social_8: string | null;
   website: string | null;
-  customSocials: unknown;
+  customSocials: CustomSocial[];
 }
 
 /**
