@@ -8,7 +8,7 @@ import { findUsableAgentCode, insertAgentCode, listAgentCodes, revokeAgentCode }
 import type { AdminListQuery, AgentCodeCreateBody, VerifyAgentCodeBody } from './schema.js';
 
 /** D17: code checks per client address, which keeps the 6-digit space from being walked. */
-export const VERIFY_AGENT_CODE_LIMIT = { limit: 20, windowSeconds: 15 * 60 };
+const VERIFY_AGENT_CODE_LIMIT = { limit: 20, windowSeconds: 15 * 60 };
 
 export async function createAgentCode(
   { body }: Input<{ body: typeof AgentCodeCreateBody }>,

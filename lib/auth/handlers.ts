@@ -12,9 +12,9 @@ import { signToken } from './tokens.js';
 
 const FIFTEEN_MINUTES = 15 * 60;
 /** D17: sign-ups per client address. */
-export const REGISTER_LIMIT = { limit: 20, windowSeconds: FIFTEEN_MINUTES };
+const REGISTER_LIMIT = { limit: 20, windowSeconds: FIFTEEN_MINUTES };
 /** D17: sign-in attempts per e-mail and client address. */
-export const LOGIN_LIMIT = { limit: 10, windowSeconds: FIFTEEN_MINUTES };
+const LOGIN_LIMIT = { limit: 10, windowSeconds: FIFTEEN_MINUTES };
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 

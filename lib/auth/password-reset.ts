@@ -11,7 +11,7 @@ import { checkResetCode, replacePasswordWithResetCode, RESET_CODE_LIFETIME_MINUT
 import type { ForgotPasswordBody, ResetPasswordBody } from './schema.js';
 
 /** D17: reset e-mails per address. */
-export const FORGOT_PASSWORD_LIMIT = { limit: 5, windowSeconds: 60 * 60 };
+const FORGOT_PASSWORD_LIMIT = { limit: 5, windowSeconds: 60 * 60 };
 
 const INVALID_RESET_CODE = 'Invalid or expired reset code';
 

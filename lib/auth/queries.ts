@@ -7,7 +7,7 @@ import type { ProfileUpdate } from './schema.js';
 
 export const RESET_CODE_LIFETIME_MINUTES = 15;
 /** Wrong tries a reset code survives; the last one clears it. */
-export const MAX_RESET_ATTEMPTS = 5;
+const MAX_RESET_ATTEMPTS = 5;
 
 const summaryColumns = { id: users.id, email: users.email, name: users.name, role: users.role };
 

@@ -9,7 +9,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 /** bcrypt reads only the first 72 bytes: longer passwords would silently match their prefix. */
 export const MAX_PASSWORD_BYTES = 72;
 export const PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-export const MAX_CUSTOM_SOCIALS = 20;
+const MAX_CUSTOM_SOCIALS = 20;
 
 const Email = v.pipe(
   v.string('must be a string'),

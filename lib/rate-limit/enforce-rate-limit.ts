@@ -12,7 +12,7 @@ export interface RateLimitRule {
   windowSeconds: number;
 }
 
-export const TOO_MANY_REQUESTS = 'Too many requests, try again later';
+const TOO_MANY_REQUESTS = 'Too many requests, try again later';
 
 /** Expired rows removed per sweep: bounded so one sweep never turns into a long-running delete. */
 const SWEEP_BATCH = 500;
