@@ -80,7 +80,7 @@ export async function listCommissionListings(
   const [rows, [counted]] = await Promise.all([
     selectListingDetails(executor)
       .where(where)
-      .orderBy(sql`${listings.createdAt} desc nulls last`, desc(listings.id))
+      .orderBy(desc(listings.createdAt), desc(listings.id))
       .limit(query.limit)
       .offset(offsetOf(query)),
     executor.select({ total: count() }).from(listings).where(where),

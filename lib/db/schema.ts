@@ -112,15 +112,17 @@ export const listings = pgTable(
     index('listings_status_idx').on(t.status),
     index('listings_categoryId_idx').on(t.categoryId),
     index('listings_city_neighborhood_idx').on(t.city, t.neighborhood),
-    index('listings_agentId_createdAt_idx').on(t.agentId, t.createdAt.desc()),
-    index('listings_status_createdAt_idx').on(t.status, t.createdAt.desc()),
-    index('listings_createdAt_idx').on(t.createdAt.desc()),
+    // Lists read newest first with `ORDER BY "createdAt" DESC, id DESC`; the indexes keep that
+    // exact order (DESC sorts NULLS FIRST) so pages are read straight from them.
+    index('listings_agentId_createdAt_idx').on(t.agentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('listings_status_createdAt_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('listings_createdAt_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('listings_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
     index('listings_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
-    // Case-insensitive whole-value attribute filters of the storefront, as one containment test:
-    // lower(attributes::text)::jsonb @> '{"brand":"apple"}'.
-    index('listings_available_attributes_lower_idx')
-      .using('gin', sql`(lower(${t.attributes}::text)::jsonb) jsonb_path_ops`)
+    // The storefront's case-insensitive attribute filters, as one containment test on
+    // listing_attribute_terms() (a SQL function defined in migration 0004).
+    index('listings_available_attribute_terms_idx')
+      .using('gin', sql`listing_attribute_terms(${t.attributes}) jsonb_path_ops`)
       .where(sql`${t.status} = 'AVAILABLE'`),
     index('listings_categoryId_status_idx').on(t.categoryId, t.status),
   ],
@@ -142,8 +144,8 @@ export const syndicationLogs = pgTable(
     runAt: timestamp('runAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('syndication_logs_listingId_runAt_idx').on(t.listingId, t.runAt.desc()),
-    index('syndication_logs_runAt_idx').on(t.runAt.desc()),
+    index('syndication_logs_listingId_runAt_idx').on(t.listingId, t.runAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('syndication_logs_runAt_idx').on(t.runAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 
@@ -176,7 +178,7 @@ export const notifications = pgTable(
   },
   (t) => [
     index('notifications_userId_isRead_idx').on(t.userId, t.isRead),
-    index('notifications_userId_createdAt_idx').on(t.userId, t.createdAt.desc()),
+    index('notifications_userId_createdAt_idx').on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 

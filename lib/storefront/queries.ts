@@ -50,8 +50,8 @@ export interface PublicListingRow {
   categoryRules: SchemaRule[];
 }
 
-/** Matches the `"createdAt" DESC NULLS LAST` indexes, so a page is read in index order rather than sorted. */
-const newestFirst = sql`${listings.createdAt} desc nulls last`;
+/** Matches the `("status", "createdAt" DESC, id DESC)` index, so a page is read in index order rather than sorted. */
+const newestFirst = desc(listings.createdAt);
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, '\\$&');
@@ -79,8 +79,11 @@ function publicListingConditions(filters: PublicListingFilters): SQL[] {
   }
   if (filters.priceMin !== undefined) conditions.push(gte(listings.price, filters.priceMin));
   if (filters.priceMax !== undefined) conditions.push(lte(listings.price, filters.priceMax));
-  for (const [name, value] of filters.attributes) {
-    conditions.push(sql`lower(${listings.attributes} ->> ${name}::text) = lower(${value})`);
+  if (filters.attributes.length > 0) {
+    // One containment test on listing_attribute_terms() (every attribute as lower-cased text),
+    // served by a GIN index over available listings.
+    const wanted = Object.fromEntries(filters.attributes.map(([name, value]) => [name.toLowerCase(), value.toLowerCase()]));
+    conditions.push(sql`listing_attribute_terms(${listings.attributes}) @> ${JSON.stringify(wanted)}::jsonb`);
   }
   if (filters.amenities.length > 0) {
     const wanted = sql.join(filters.amenities.map((amenity) => sql`${amenity}`), sql`, `);

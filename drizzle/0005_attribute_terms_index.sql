@@ -1,0 +1,2 @@
+DROP INDEX "listings_available_attributes_lower_idx";--> statement-breakpoint
+CREATE INDEX "listings_available_attribute_terms_idx" ON "listings" USING gin (listing_attribute_terms("attributes") jsonb_path_ops) WHERE "listings"."status" = 'AVAILABLE';
