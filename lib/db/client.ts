@@ -22,6 +22,19 @@ function queryLogger() {
   return logs('debug') ? { logQuery: (query: string, params: unknown[]) => log.debug('query', { sql: query, params }) } : undefined;
 }
 
+interface ErrorEmitter {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * A connection that dies (idle in the pool, or in use by a query) emits 'error'; unheard, that
+ * would crash the process. The query in flight still fails and is answered 503 by the route.
+ */
+function guardPoolErrors(pool: ErrorEmitter & { on(event: 'connect', listener: (client: ErrorEmitter) => void): unknown }): void {
+  pool.on('error', (error) => log.warn('idle database connection failed', { error: error.message }));
+  pool.on('connect', (client) => client.on('error', (error) => log.warn('database connection failed', { error: error.message })));
+}
+
 async function connectPglite(cfg: Config): Promise<Connection> {
   const { openEmbeddedDatabase } = await import('./embedded.js');
   const { client, release } = await openEmbeddedDatabase(cfg.dataDir);
@@ -39,7 +52,7 @@ async function connectPostgres(url: string, cfg: Config): Promise<Connection> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool = new pg.Pool({ connectionString: url, max: cfg.onVercel ? 5 : 10, idleTimeoutMillis: 10_000 });
-  pool.on('error', () => undefined);
+  guardPoolErrors(pool);
   if (cfg.onVercel) {
     const { attachDatabasePool } = await import('@vercel/functions');
     attachDatabasePool(pool);
@@ -52,7 +65,7 @@ async function connectNeon(url: string, cfg: Config): Promise<Connection> {
   const { Pool } = await configureNeon();
   const { drizzle } = await import('drizzle-orm/neon-serverless');
   const pool = new Pool({ connectionString: url, max: cfg.onVercel ? 5 : 10, idleTimeoutMillis: 10_000 });
-  pool.on('error', () => undefined);
+  guardPoolErrors(pool);
   if (cfg.onVercel) {
     const { attachDatabasePool } = await import('@vercel/functions');
     attachDatabasePool(pool);

@@ -46,6 +46,8 @@ export function databaseErrorToApiError(error: unknown): ApiError | undefined {
       case '22P02':
       case '22003':
       case '22001':
+      case '22021':
+      case '22P05':
         return ApiError.badRequest('Invalid value for a field');
       case '57P01':
       case '57P03':
