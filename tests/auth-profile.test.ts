@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../lib/db/schema.js';
 import { buildAgent, type TestUser } from './support/factories.js';
+import { imageForm, imageInfo, jpegOfSize, largeJpeg, notAnImage, smallPng, storedFiles } from './support/images.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
@@ -172,14 +175,41 @@ describe('PUT /api/auth/me: errors', () => {
     expect(response.body.details).toContainEqual(expect.objectContaining({ field: 'customSocials', message: 'must have at most 20 entries' }));
   });
 
-  it('refuses a file part until profile images are accepted', async () => {
+  it('stores a profile image as a WebP of at most 1200 px and deletes the one it replaces', async () => {
     const agent = await buildAgent(server.db);
-    const data = form({ name: 'With Picture' });
-    data.append('profileImage', new Blob([Buffer.from('not really an image')], { type: 'image/png' }), 'me.png');
-    const response = await api.put('/api/auth/me', { token: agent.token, form: data });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'Unexpected file field "profileImage"' });
-    expect((await stored(agent)).name).toBe(agent.name);
+    const first = await api.put('/api/auth/me', { token: agent.token, form: imageForm({ name: 'With Picture' }, [{ field: 'profileImage', bytes: await largeJpeg() }]) });
+    expect(first.status).toBe(200);
+    expect(first.body.data.name).toBe('With Picture');
+    expect(first.body.data.profileImage).toMatch(/^\/uploads\/[0-9a-f-]{36}\.webp$/);
+    const served = await api.get(first.body.data.profileImage);
+    expect(served.headers.get('content-type')).toBe('image/webp');
+    const firstFile = path.basename(first.body.data.profileImage);
+    const info = await imageInfo(fs.readFileSync(path.join(server.uploadDir, firstFile)));
+    expect(info).toMatchObject({ format: 'webp', width: 1200 });
+
+    const second = await api.put('/api/auth/me', { token: agent.token, form: imageForm({}, [{ field: 'profileImage', bytes: await smallPng(), type: 'image/png', name: 'me.png' }]) });
+    expect(second.status).toBe(200);
+    expect(second.body.data.profileImage).not.toBe(first.body.data.profileImage);
+    expect((await stored(agent)).profileImage).toBe(second.body.data.profileImage);
+    expect(storedFiles(server.uploadDir)).not.toContain(firstFile);
+    expect(storedFiles(server.uploadDir)).toContain(path.basename(second.body.data.profileImage));
+  });
+
+  it('refuses a profile image that is not an image, or over 5 MB, and stores nothing', async () => {
+    const agent = await buildAgent(server.db);
+    const before = storedFiles(server.uploadDir);
+    const notImage = await api.put('/api/auth/me', { token: agent.token, form: imageForm({ name: 'Nope' }, [{ field: 'profileImage', bytes: notAnImage(), type: 'image/png' }]) });
+    expect(notImage.status).toBe(400);
+    expect(notImage.body).toEqual({ success: false, error: 'Unsupported image file' });
+    const tooLarge = await api.put('/api/auth/me', { token: agent.token, form: imageForm({}, [{ field: 'profileImage', bytes: await jpegOfSize(5.5 * 1024 * 1024) }]) });
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.body.error).toMatch(/too large/);
+    const twoFiles = await api.put('/api/auth/me', { token: agent.token, form: imageForm({}, [{ field: 'profileImage', bytes: await smallPng() }, { field: 'profileImage', bytes: await smallPng() }]) });
+    expect(twoFiles.status).toBe(400);
+    expect(storedFiles(server.uploadDir)).toEqual(before);
+    const row = await stored(agent);
+    expect(row.name).toBe(agent.name);
+    expect(row.profileImage).toBeNull();
   });
 
   it('refuses a body that is neither multipart nor JSON with 415', async () => {

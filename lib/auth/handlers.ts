@@ -1,4 +1,5 @@
 import { getDb } from '../db/client.js';
+import { removeImages, storeImages } from '../media/storage.js';
 import { ApiError } from '../http/api-error.js';
 import { created, ok, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
@@ -55,11 +56,21 @@ export async function getOwnProfile(_input: unknown, ctx: RequestContext<'token'
   return ok(profile);
 }
 
+/** Profile fields, and a new profile image that replaces (and deletes) the previous one. */
 export async function updateOwnProfile(
-  { body }: Input<{ body: typeof ProfileUpdateBody; form: typeof profileForm }>,
+  { body, files }: Input<{ body: typeof ProfileUpdateBody; form: typeof profileForm }>,
   ctx: RequestContext<'token'>,
 ): Promise<Reply> {
-  const profile = await updateProfile(await getDb(), ctx.user.id, body);
-  if (!profile) throw ApiError.unauthorized('User no longer exists');
-  return ok(profile);
+  const [image] = await storeImages(files.map((file) => file.value.data));
+  const changes = image ? { ...body, profileImage: image } : body;
+  let result: Awaited<ReturnType<typeof updateProfile>>;
+  try {
+    result = await updateProfile(await getDb(), ctx.user.id, changes);
+    if (!result.profile) throw ApiError.unauthorized('User no longer exists');
+  } catch (error) {
+    if (image) await removeImages([image]);
+    throw error;
+  }
+  if (result.replacedImage) await removeImages([result.replacedImage]);
+  return ok(result.profile);
 }

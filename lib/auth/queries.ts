@@ -35,11 +35,20 @@ export async function findProfile(db: Database, id: string) {
 }
 
 /** Applies the given fields (an absent field stays as it is) and answers the resulting profile. */
-export async function updateProfile(db: Database, id: string, changes: ProfileUpdate) {
+/**
+ * Applies profile changes (and a new profile image reference) in one transaction, answering the
+ * updated profile and the image it replaced, whose file the caller removes once this has committed.
+ */
+export async function updateProfile(db: Database, id: string, changes: ProfileUpdate & { profileImage?: string }) {
   const values = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-  if (Object.keys(values).length === 0) return findProfile(db, id);
-  const [row] = await db.update(users).set(values).where(eq(users.id, id)).returning(profileColumns);
-  return row;
+  if (Object.keys(values).length === 0) return { profile: await findProfile(db, id), replacedImage: null };
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, id)).for('update');
+    if (!current) return { profile: undefined, replacedImage: null };
+    const [profile] = await tx.update(users).set(values).where(eq(users.id, id)).returning(profileColumns);
+    const replacedImage = values.profileImage !== undefined && current.profileImage !== values.profileImage ? current.profileImage : null;
+    return { profile, replacedImage };
+  });
 }
 
 /**

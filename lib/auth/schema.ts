@@ -1,14 +1,12 @@
 import * as v from 'valibot';
 import { pageQuery } from '../http/common-schemas.js';
-import { ApiError } from '../http/api-error.js';
-import type { FormSpec } from '../http/multipart.js';
+import { imageUploadForm, PROFILE_IMAGE_LIMITS } from '../media/image-upload-form.js';
 
 const MAX_EMAIL_LENGTH = 254;
 const MAX_URL_LENGTH = 500;
 export const MIN_PASSWORD_LENGTH = 8;
 /** bcrypt reads only the first 72 bytes: longer passwords would silently match their prefix. */
 export const MAX_PASSWORD_BYTES = 72;
-export const PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const MAX_CUSTOM_SOCIALS = 20;
 
 const Email = v.pipe(
@@ -127,19 +125,8 @@ export const ProfileUpdateBody = v.object(
 
 export type ProfileUpdate = v.InferOutput<typeof ProfileUpdateBody>;
 
-/**
- * Profile writes are multipart (or JSON). The profile image file is not accepted yet: it joins
- * `fileFields` once the image pipeline stores it, so until then any file part is refused.
- */
-export const profileForm: FormSpec<never> = {
-  fileFields: [],
-  maxFiles: 1,
-  maxFileBytes: PROFILE_IMAGE_MAX_BYTES,
-  processFile: async (file) => {
-    file.stream.resume();
-    throw ApiError.badRequest(`Unexpected file field "${file.field}"`);
-  },
-};
+/** Profile writes are multipart (or JSON): the fields above and an optional `profileImage` file of at most 5 MB. */
+export const profileForm = imageUploadForm(PROFILE_IMAGE_LIMITS);
 
 export const ForgotPasswordBody = v.object({ email: Email }, fieldsMessage);
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { listingStatusEnum } from '../db/schema.js';
 import { pageQuery, QueryNumber, Uuid } from '../http/common-schemas.js';
-import { imageUploadForm, LISTING_IMAGE_LIMITS } from '../media/image-processing.js';
+import { imageUploadForm, LISTING_IMAGE_LIMITS } from '../media/image-upload-form.js';
 
 export const LISTING_STATUSES = listingStatusEnum.enumValues;
 export const MAX_LISTING_IMAGES = LISTING_IMAGE_LIMITS.maxFiles;

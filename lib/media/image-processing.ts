@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import sharp, { type Sharp } from 'sharp';
 import { ApiError } from '../http/api-error.js';
-import type { FormSpec } from '../http/multipart.js';
 import { createProcessingSlots } from './processing-slots.js';
 
 // One libvips thread per image and no operation cache: memory follows the images in flight only.
@@ -27,13 +26,6 @@ export interface ProcessedImage {
   data: Buffer;
   width: number;
   height: number;
-}
-
-export interface ImageUploadLimits {
-  /** Form fields that carry images. */
-  fileFields: readonly string[];
-  maxFiles: number;
-  maxFileBytes: number;
 }
 
 function unsupportedImage(): ApiError {
@@ -88,17 +80,3 @@ export async function processImage(stream: Readable): Promise<ProcessedImage> {
     });
   return { data, width: info.width, height: info.height };
 }
-
-/**
- * The form spec of an image upload: each file is processed as it streams in, and nothing is stored
- * here; the handler stores the processed images once the whole request has been validated.
- */
-export function imageUploadForm(limits: ImageUploadLimits): FormSpec<ProcessedImage> {
-  return { ...limits, processFile: (file) => processImage(file.stream) };
-}
-
-/** Listing photos: up to 10 files of at most 10 MB, in the `images` field. */
-export const LISTING_IMAGE_LIMITS: ImageUploadLimits = { fileFields: ['images'], maxFiles: 10, maxFileBytes: 10 * 1024 * 1024 };
-
-/** A profile photo: one file of at most 5 MB, in the `profileImage` field. */
-export const PROFILE_IMAGE_LIMITS: ImageUploadLimits = { fileFields: ['profileImage'], maxFiles: 1, maxFileBytes: 5 * 1024 * 1024 };
