@@ -12,16 +12,11 @@ export function userSummary(user: UserSummary): UserSummary {
   return { id: user.id, email: user.email, name: user.name, role: user.role };
 }
 
-/**
- * The profile's columns (`GET /api/auth/me`). Selecting them by name keeps the password hash and
- * the reset fields out of every response built from it.
- */
-export const profileColumns = {
+/** What anyone may see of a user (the storefront's agent, D27): never e-mail, role or secrets. */
+export const publicProfileColumns = {
   id: users.id,
-  email: users.email,
   name: users.name,
   phone: users.phone,
-  role: users.role,
   profileImage: users.profileImage,
   social_1: users.social_1,
   social_2: users.social_2,
@@ -33,6 +28,16 @@ export const profileColumns = {
   social_8: users.social_8,
   website: users.website,
   customSocials: users.customSocials,
+};
+
+/**
+ * The profile's columns (`GET /api/auth/me`). Selecting them by name keeps the password hash and
+ * the reset fields out of every response built from it.
+ */
+export const profileColumns = {
+  ...publicProfileColumns,
+  email: users.email,
+  role: users.role,
 };
 
 /** An agent in the administrators' list: the profile plus account dates. */

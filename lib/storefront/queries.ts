@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gte, ilike, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { publicProfileColumns } from '../auth/presenter.js';
 import type { Executor } from '../db/client.js';
 import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
 
@@ -184,22 +185,7 @@ export async function viewPublicListing(
         categoryDisplayName: categories.displayName,
         categoryRules: categories.schemaRules,
       },
-      agent: {
-        id: users.id,
-        name: users.name,
-        phone: users.phone,
-        profileImage: users.profileImage,
-        social_1: users.social_1,
-        social_2: users.social_2,
-        social_3: users.social_3,
-        social_4: users.social_4,
-        social_5: users.social_5,
-        social_6: users.social_6,
-        social_7: users.social_7,
-        social_8: users.social_8,
-        website: users.website,
-        customSocials: users.customSocials,
-      },
+      agent: publicProfileColumns,
     })
     .from(viewed)
     .innerJoin(categories, eq(categories.id, viewed.categoryId))
