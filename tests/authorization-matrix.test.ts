@@ -3,9 +3,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../lib/db/schema.js';
+import { syndicationLogs, users } from '../lib/db/schema.js';
+import { notify } from '../lib/notifications/notify.js';
 import type { RouteHandler } from '../lib/http/route.js';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
+import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
@@ -114,5 +116,58 @@ describe.each(endpoints)('$method $pattern ($access)', ({ method, pattern, acces
     expect(response.status).not.toBe(401);
     expect(response.status).not.toBe(403);
     expect(response.status).toBeLessThan(500);
+  });
+});
+
+/**
+ * Routes whose path names something an agent owns: another agent must get 403 `Not authorized`
+ * and the thing must stay as it was. Every token route with a path parameter is either here or
+ * named as shared, so a new one cannot be forgotten.
+ */
+interface OwnedFixtures {
+  listingId: string;
+  notificationId: string;
+  failedLogId: string;
+}
+
+const OWNED_RESOURCES: Record<string, (fixtures: OwnedFixtures) => string> = {
+  '/api/listings/:id': (f) => f.listingId,
+  '/api/notifications/:id/read': (f) => f.notificationId,
+  '/api/syndication/retry/:id': (f) => f.failedLogId,
+  '/api/syndication/trigger/:listingId': (f) => f.listingId,
+};
+const SHARED_RESOURCES = new Set(['/api/syndication/config/:platform']);
+
+describe('another agent on the first agent\'s resources', () => {
+  let fixtures: OwnedFixtures;
+  let otherAgent: TestUser;
+
+  beforeAll(async () => {
+    otherAgent = await buildAgent(server.db);
+    const category = await buildCategory(server.db);
+    const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id, stockQuantity: 3 });
+    await notify(server.db, [{ userId: agent.id, type: 'LISTING_CREATED', title: 'Listing created', data: { listingId: listing.id } }]);
+    const [notification] = await server.db.query.notifications.findMany({ where: (n, { eq: equals }) => equals(n.userId, agent.id) });
+    const [log] = await server.db
+      .insert(syndicationLogs)
+      .values({ listingId: listing.id, platform: 'MESSENGER', status: 'FAILED', errorMessage: 'channel down' })
+      .returning();
+    fixtures = { listingId: listing.id, notificationId: notification!.id, failedLogId: log!.id };
+  });
+
+  it('covers every token route with a path parameter', () => {
+    const parameterised = endpoints.filter((e) => e.access === 'token' && e.pattern.includes(':')).map((e) => e.pattern);
+    for (const pattern of parameterised) expect(pattern in OWNED_RESOURCES || SHARED_RESOURCES.has(pattern), pattern).toBe(true);
+  });
+
+  const owned = endpoints.filter((e) => e.access === 'token' && e.pattern in OWNED_RESOURCES);
+  it.each(owned)('$method $pattern answers 403 and changes nothing', async ({ method, pattern }) => {
+    const before = await server.db.query.listings.findFirst({ where: (l, { eq: equals }) => equals(l.id, fixtures.listingId) });
+    const target = pattern.replace(/:\w+/, OWNED_RESOURCES[pattern]!(fixtures));
+    const response = await api.send(method, target, { token: otherAgent.token, json: method === 'GET' || method === 'DELETE' ? undefined : { status: 'SOLD' } });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ success: false, error: 'Not authorized' });
+    const after = await server.db.query.listings.findFirst({ where: (l, { eq: equals }) => equals(l.id, fixtures.listingId) });
+    expect(after).toEqual(before);
   });
 });
