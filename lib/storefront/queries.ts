@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, ilike, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { publicProfileColumns } from '../auth/presenter.js';
-import type { Executor } from '../db/client.js';
+import type { Database, Executor } from '../db/client.js';
 import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
 
 export interface PublicListingFilters {
@@ -147,15 +147,12 @@ export interface PublicAgentRow {
  * A listing shown on the storefront (anything but ARCHIVED) with its agent, counting the view in
  * the same statement that reads it.
  */
-export async function viewPublicListing(
-  executor: Executor,
-  id: string,
-): Promise<{ listing: PublicListingRow; agent: PublicAgentRow | null } | undefined> {
+function prepareViewPublicListing(executor: Database) {
   const viewed = executor.$with('viewed').as(
     executor
       .update(listings)
       .set({ viewsCount: sql`${listings.viewsCount} + 1`, updatedAt: sql`${listings.updatedAt}` })
-      .where(and(eq(listings.id, id), ne(listings.status, 'ARCHIVED')))
+      .where(and(eq(listings.id, sql.placeholder('id')), ne(listings.status, 'ARCHIVED')))
       .returning({
         id: listings.id,
         title: listings.title,
@@ -169,7 +166,7 @@ export async function viewPublicListing(
         agentId: listings.agentId,
       }),
   );
-  const [row] = await executor
+  return executor
     .with(viewed)
     .select({
       listing: {
@@ -189,7 +186,23 @@ export async function viewPublicListing(
     })
     .from(viewed)
     .innerJoin(categories, eq(categories.id, viewed.categoryId))
-    .leftJoin(users, eq(users.id, viewed.agentId));
+    .leftJoin(users, eq(users.id, viewed.agentId))
+    .prepare('view_public_listing');
+}
+
+/** The storefront's most frequent statement, built once per database instead of per request. */
+const preparedViews = new WeakMap<Database, ReturnType<typeof prepareViewPublicListing>>();
+
+export async function viewPublicListing(
+  db: Database,
+  id: string,
+): Promise<{ listing: PublicListingRow; agent: PublicAgentRow | null } | undefined> {
+  let prepared = preparedViews.get(db);
+  if (!prepared) {
+    prepared = prepareViewPublicListing(db);
+    preparedViews.set(db, prepared);
+  }
+  const [row] = await prepared.execute({ id });
   return row;
 }
 
