@@ -8,8 +8,7 @@ export function publicImageUrl(ref: string): string {
   return `${config().apiBaseUrl}${ref.startsWith('/') ? '' : '/'}${ref}`;
 }
 
-/** `batteryHealth` -> `Battery Health`, `screen_size` -> `Screen Size`. */
-export function humanizeFieldName(field: string): string {
+function humanize(field: string): string {
   return field
     .replace(/_/g, ' ')
     .replace(/([a-z\d])([A-Z])/g, '$1 $2')
@@ -17,6 +16,20 @@ export function humanizeFieldName(field: string): string {
     .split(/\s+/)
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join(' ');
+}
+
+/** Field names come from category rules, so there are few: each is humanized once. */
+const humanized = new Map<string, string>();
+const HUMANIZED_LIMIT = 2000;
+
+/** `batteryHealth` -> `Battery Health`, `screen_size` -> `Screen Size`. */
+export function humanizeFieldName(field: string): string {
+  let label = humanized.get(field);
+  if (label === undefined) {
+    label = humanize(field);
+    if (humanized.size < HUMANIZED_LIMIT) humanized.set(field, label);
+  }
+  return label;
 }
 
 function attributeText(value: unknown, booleanText: (value: boolean) => string): string {

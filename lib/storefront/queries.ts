@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, ilike, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { publicProfileColumns } from '../auth/presenter.js';
 import type { Database, Executor } from '../db/client.js';
 import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
@@ -58,7 +58,7 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, '\\$&');
 }
 
-function categoryMatches(nameOrDisplayName: string): SQL {
+function categoryMatches(nameOrDisplayName: string | SQLWrapper): SQL {
   return or(
     sql`lower(${categories.displayName}) = lower(${nameOrDisplayName})`,
     sql`lower(${categories.name}) = lower(${nameOrDisplayName})`,
@@ -71,26 +71,74 @@ const amenitiesOfListing = sql`(case jsonb_typeof(${listings.attributes} -> 'ame
   when 'string' then array(select lower(btrim(item)) from unnest(string_to_array(${listings.attributes} ->> 'amenities', ',')) as item)
   else array[]::text[] end)`;
 
-function publicListingConditions(filters: PublicListingFilters): SQL[] {
+/**
+ * The filters as a statement shape (which filters are present) and the values it runs with. The
+ * shape's conditions take their values from placeholders, so each shape is prepared only once.
+ */
+function publicListingStatement(filters: PublicListingFilters, { limit, page }: PublicListingsPage) {
   const conditions: SQL[] = [eq(listings.status, 'AVAILABLE')];
-  if (filters.category) conditions.push(categoryMatches(filters.category));
-  if (filters.text) {
-    const pattern = `%${escapeLike(filters.text)}%`;
-    conditions.push(or(ilike(listings.title, pattern), ilike(listings.description, pattern))!);
+  const values: Record<string, unknown> = { limit, offset: ((page ?? 1) - 1) * limit };
+  const shape: string[] = [page === undefined ? 'list' : 'page'];
+  if (filters.category) {
+    conditions.push(categoryMatches(sql.placeholder('category')));
+    values.category = filters.category;
   }
-  if (filters.priceMin !== undefined) conditions.push(gte(listings.price, filters.priceMin));
-  if (filters.priceMax !== undefined) conditions.push(lte(listings.price, filters.priceMax));
+  if (filters.text) {
+    const pattern = sql.placeholder('pattern');
+    conditions.push(or(ilike(listings.title, pattern), ilike(listings.description, pattern))!);
+    values.pattern = `%${escapeLike(filters.text)}%`;
+  }
+  if (filters.priceMin !== undefined) {
+    conditions.push(gte(listings.price, sql.placeholder('priceMin')));
+    values.priceMin = filters.priceMin;
+  }
+  if (filters.priceMax !== undefined) {
+    conditions.push(lte(listings.price, sql.placeholder('priceMax')));
+    values.priceMax = filters.priceMax;
+  }
   if (filters.attributes.length > 0) {
     // One containment test on listing_attribute_terms() (every attribute as lower-cased text),
     // served by a GIN index over available listings.
-    const wanted = Object.fromEntries(filters.attributes.map(([name, value]) => [name.toLowerCase(), value.toLowerCase()]));
-    conditions.push(sql`listing_attribute_terms(${listings.attributes}) @> ${JSON.stringify(wanted)}::jsonb`);
+    conditions.push(sql`listing_attribute_terms(${listings.attributes}) @> ${sql.placeholder('attributes')}::jsonb`);
+    values.attributes = JSON.stringify(Object.fromEntries(filters.attributes.map(([name, value]) => [name.toLowerCase(), value.toLowerCase()])));
   }
   if (filters.amenities.length > 0) {
-    const wanted = sql.join(filters.amenities.map((amenity) => sql`${amenity}`), sql`, `);
-    conditions.push(sql`${amenitiesOfListing} @> array[${wanted}]::text[]`);
+    conditions.push(sql`${amenitiesOfListing} @> ${sql.placeholder('amenities')}::text[]`);
+    values.amenities = filters.amenities;
   }
-  return conditions;
+  shape.push(...Object.keys(values).filter((key) => key !== 'limit' && key !== 'offset'));
+  return { where: and(...conditions)!, values, shape: shape.join('_') };
+}
+
+function selectPublicListings(executor: Executor, where: SQL, paged: boolean) {
+  return executor
+    .select({
+      ...publicListingColumns,
+      total: (paged ? sql<number>`count(*) over()` : sql<number | null>`null`).mapWith(Number),
+    })
+    .from(listings)
+    .innerJoin(categories, eq(categories.id, listings.categoryId))
+    .where(where)
+    .orderBy(newestFirst, desc(listings.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
+}
+
+/** Storefront pages are the busiest statements: each filter shape is prepared once per database. */
+const preparedPages = new WeakMap<Executor, Map<string, ReturnType<ReturnType<typeof selectPublicListings>['prepare']>>>();
+
+function preparedPage(executor: Executor, shape: string, where: SQL, paged: boolean) {
+  let byShape = preparedPages.get(executor);
+  if (!byShape) {
+    byShape = new Map();
+    preparedPages.set(executor, byShape);
+  }
+  let prepared = byShape.get(shape);
+  if (!prepared) {
+    prepared = selectPublicListings(executor, where, paged).prepare(`public_listings_${shape}`);
+    byShape.set(shape, prepared);
+  }
+  return prepared;
 }
 
 /**
@@ -101,28 +149,20 @@ function publicListingConditions(filters: PublicListingFilters): SQL[] {
 export async function findPublicListings(
   executor: Executor,
   filters: PublicListingFilters,
-  { limit, page }: PublicListingsPage,
+  page: PublicListingsPage,
 ): Promise<{ rows: PublicListingRow[]; total?: number }> {
-  const where = and(...publicListingConditions(filters));
-  const rows = await executor
-    .select({
-      ...publicListingColumns,
-      total: (page === undefined ? sql<number | null>`null` : sql<number>`count(*) over()`).mapWith(Number),
-    })
-    .from(listings)
-    .innerJoin(categories, eq(categories.id, listings.categoryId))
-    .where(where)
-    .orderBy(newestFirst, desc(listings.id))
-    .limit(limit)
-    .offset(((page ?? 1) - 1) * limit);
-  if (page === undefined) return { rows };
+  const { where, values, shape } = publicListingStatement(filters, page);
+  const paged = page.page !== undefined;
+  const rows = await preparedPage(executor, shape, where, paged).execute(values);
+  if (!paged) return { rows };
   if (rows.length > 0) return { rows, total: rows[0]!.total ?? 0 };
-  if (page === 1) return { rows, total: 0 };
+  if (page.page === 1) return { rows, total: 0 };
   const [counted] = await executor
     .select({ total: count() })
     .from(listings)
     .innerJoin(categories, eq(categories.id, listings.categoryId))
-    .where(where);
+    .where(where)
+    .execute(values);
   return { rows, total: counted?.total ?? 0 };
 }
 
