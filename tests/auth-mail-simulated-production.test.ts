@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../lib/db/schema.js';
-import { settleDeferredWork } from '../lib/http/deferred-work.js';
+import { captureLog } from './support/capture-log.js';
 import { buildAgent } from './support/factories.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { startLoopbackResend, type LoopbackResend } from './support/loopback-resend.js';
@@ -22,22 +22,6 @@ afterAll(async () => {
   await server.close();
   await resend.close();
 });
-
-/** The service's JSON log lines written to stdout while `run` (and the work it deferred) ran. */
-async function captureLog(run: () => Promise<void>): Promise<Array<Record<string, unknown>>> {
-  const lines: string[] = [];
-  const write = process.stdout.write;
-  process.env.LOG_LEVEL = 'info';
-  process.stdout.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0) as typeof process.stdout.write;
-  try {
-    await run();
-    await settleDeferredWork();
-  } finally {
-    process.stdout.write = write;
-    process.env.LOG_LEVEL = 'silent';
-  }
-  return lines.flatMap((chunk) => chunk.split('\n')).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
-}
 
 describe('simulated e-mail in production', () => {
   it('logs who the reset e-mail was for, never its code, and still stores the code for the reset', async () => {
