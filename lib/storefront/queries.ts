@@ -22,7 +22,8 @@ export interface PublicListingsPage {
   page?: number;
 }
 
-const publicListingColumns = {
+/** The listing's own columns the storefront shows. */
+const shownListingColumns = {
   id: listings.id,
   title: listings.title,
   description: listings.description,
@@ -32,6 +33,10 @@ const publicListingColumns = {
   attributes: listings.attributes,
   images: listings.images,
   categoryId: listings.categoryId,
+};
+
+const publicListingColumns = {
+  ...shownListingColumns,
   categoryDisplayName: categories.displayName,
   categoryRules: categories.schemaRules,
 };
@@ -193,18 +198,7 @@ function prepareViewPublicListing(executor: Database) {
       .update(listings)
       .set({ viewsCount: sql`${listings.viewsCount} + 1`, updatedAt: sql`${listings.updatedAt}` })
       .where(and(eq(listings.id, sql.placeholder('id')), ne(listings.status, 'ARCHIVED')))
-      .returning({
-        id: listings.id,
-        title: listings.title,
-        description: listings.description,
-        price: listings.price,
-        status: listings.status,
-        stockQuantity: listings.stockQuantity,
-        attributes: listings.attributes,
-        images: listings.images,
-        categoryId: listings.categoryId,
-        agentId: listings.agentId,
-      }),
+      .returning({ ...shownListingColumns, agentId: listings.agentId }),
   );
   return executor
     .with(viewed)
