@@ -3,7 +3,10 @@ import { sql } from 'drizzle-orm';
 import { hashPassword } from '../lib/auth/passwords.js';
 import { closeDb, getDb } from '../lib/db/client.js';
 import { runMigrations } from '../lib/db/migrate.js';
-import { ensureSeedAgents, insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
+import { ensureSeedAgents, insertGeneratedListings, withGinIndexesDeferred } from '../lib/seeding/bulk-listings.js';
+
+/** From this many listings on, the GIN indexes are rebuilt after the load instead of kept up row by row. */
+const LARGE_LOAD = 20_000;
 
 const USAGE = 'Usage: npm run seed -- --listings N [--agents M] [--seed S]   (N up to 1,000,000)';
 
@@ -43,17 +46,25 @@ async function main(): Promise<void> {
   const agentIds = await ensureSeedAgents(db, agentCount, await hashPassword('seed-agent-password'));
   const startedAt = performance.now();
   const interactive = process.stderr.isTTY;
-  await insertGeneratedListings(db, {
-    total,
-    seed,
-    agentIds,
-    onProgress: (done) => {
-      const line = progressBar(done, total, startedAt);
-      if (interactive) process.stderr.write(`\r${line}`);
-      else if (done === total || done % 50_000 < 1500) process.stderr.write(`${line}\n`);
-    },
-  });
-  if (interactive) process.stderr.write('\n');
+  const load = () =>
+    insertGeneratedListings(db, {
+      total,
+      seed,
+      agentIds,
+      onProgress: (done) => {
+        const line = progressBar(done, total, startedAt);
+        if (interactive) process.stderr.write(`\r${line}`);
+        else if (done === total || done % 50_000 < 1500) process.stderr.write(`${line}\n`);
+      },
+    });
+  if (total >= LARGE_LOAD) {
+    await withGinIndexesDeferred(db, load);
+    if (interactive) process.stderr.write('\n');
+    console.error('Rebuilt the search indexes.');
+  } else {
+    await load();
+    if (interactive) process.stderr.write('\n');
+  }
   await db.execute(sql`analyze listings`);
   console.error(`Seeded ${total.toLocaleString('en-US')} listings in ${((performance.now() - startedAt) / 1000).toFixed(1)} s.`);
   await closeDb();
