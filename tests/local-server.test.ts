@@ -28,6 +28,7 @@ describe('route table', () => {
     'types.d.ts',
   ]);
   const routes = discoverRoutes(root);
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('maps files to paths as the platform does: index files, dynamic segments, no private files', () => {
     expect(routes.map((route) => route.pattern).sort()).toEqual([
