@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { getDb } from '../db/client.js';
+import { eq, sql } from 'drizzle-orm';
+import { getDb, type Database } from '../db/client.js';
 import { users, type Role } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
 import { verifyToken } from './tokens.js';
@@ -27,14 +27,30 @@ function bearerToken(header: string | undefined): string {
 export async function authenticate(authorization: string | undefined): Promise<AuthUser> {
   const claims = await verifyToken(bearerToken(authorization));
   if (!UUID.test(claims.sub)) throw ApiError.unauthorized('Invalid token');
-  const db = await getDb();
-  const [user] = await db
-    .select({ id: users.id, email: users.email, name: users.name, phone: users.phone, role: users.role })
-    .from(users)
-    .where(eq(users.id, claims.sub))
-    .limit(1);
+  const [user] = await callerQuery(await getDb()).execute({ id: claims.sub });
   if (!user) throw ApiError.unauthorized('User no longer exists');
   return user;
+}
+
+function prepareCallerQuery(db: Database) {
+  return db
+    .select({ id: users.id, email: users.email, name: users.name, phone: users.phone, role: users.role })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('authenticated_user');
+}
+
+/** Every authenticated request runs this lookup: it is built once per database. */
+const callerQueries = new WeakMap<Database, ReturnType<typeof prepareCallerQuery>>();
+
+function callerQuery(db: Database) {
+  let query = callerQueries.get(db);
+  if (!query) {
+    query = prepareCallerQuery(db);
+    callerQueries.set(db, query);
+  }
+  return query;
 }
 
 export function assertRole(user: AuthUser, role: Role): void {
