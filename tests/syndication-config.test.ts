@@ -20,23 +20,12 @@ let admin: TestUser;
 let agent: TestUser;
 const responseTexts: string[] = [];
 
-function recording(client: ApiClient): ApiClient {
-  const wrap =
-    <F extends (...args: any[]) => Promise<{ text: string }>>(send: F) =>
-    async (...args: Parameters<F>) => {
-      const response = await send(...args);
-      responseTexts.push(response.text);
-      return response;
-    };
-  return { send: wrap(client.send), get: wrap(client.get), post: wrap(client.post), put: wrap(client.put), patch: wrap(client.patch), delete: wrap(client.delete) } as ApiClient;
-}
-
 beforeAll(async () => {
   bot = await startLoopbackBotApi({ token: BOT_TOKEN, bot: { id: 8000001, first_name: 'Deals Bot', username: 'deals_bot' } });
   bot.acceptToken(OTHER_TOKEN);
   // No environment defaults and no storefront: only stored configs exist here.
   server = await startTestServer({ MESSENGER_API_ROOT: bot.apiRoot, MESSENGER_BOT_TOKEN: '', MESSENGER_CHANNEL_ID: '', STOREFRONT_URL: '' });
-  api = recording(apiClient(server.baseUrl));
+  api = apiClient(server.baseUrl, (response) => responseTexts.push(response.text));
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db);
 });

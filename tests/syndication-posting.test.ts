@@ -26,17 +26,6 @@ let categoryId: string;
 /** Every response body this file received, checked for the bot token at the end. */
 const responseTexts: string[] = [];
 
-function recording(client: ApiClient): ApiClient {
-  const wrap =
-    <F extends (...args: any[]) => Promise<{ text: string }>>(send: F) =>
-    async (...args: Parameters<F>) => {
-      const response = await send(...args);
-      responseTexts.push(response.text);
-      return response;
-    };
-  return { send: wrap(client.send), get: wrap(client.get), post: wrap(client.post), put: wrap(client.put), patch: wrap(client.patch), delete: wrap(client.delete) } as ApiClient;
-}
-
 beforeAll(async () => {
   bot = await startLoopbackBotApi({ token: BOT_TOKEN });
   server = await startTestServer({
@@ -46,7 +35,7 @@ beforeAll(async () => {
     STOREFRONT_URL: STOREFRONT,
     MESSENGER_TIMEOUT_MS: '1500',
   });
-  api = recording(apiClient(server.baseUrl));
+  api = apiClient(server.baseUrl, (response) => responseTexts.push(response.text));
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db, { name: 'Alice Agent' });
   otherAgent = await buildAgent(server.db);

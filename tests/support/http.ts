@@ -14,8 +14,11 @@ export interface RequestOptions {
   raw?: string | Uint8Array;
 }
 
-/** A small HTTP client for the server under test; every response body is parsed when it is JSON. */
-export function apiClient(baseUrl: string) {
+/**
+ * A small HTTP client for the server under test; every response body is parsed when it is JSON.
+ * `onResponse` sees every response (e.g. to scan all bodies a file received for secrets).
+ */
+export function apiClient(baseUrl: string, onResponse?: (response: ApiResponse) => void) {
   const send = async <T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
@@ -32,7 +35,9 @@ export function apiClient(baseUrl: string) {
     const text = await response.text();
     let parsed: unknown = text;
     if (response.headers.get('content-type')?.includes('application/json') && text) parsed = JSON.parse(text);
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    const result: ApiResponse<T> = { status: response.status, headers: response.headers, body: parsed as T, text };
+    onResponse?.(result);
+    return result;
   };
   return {
     send,
