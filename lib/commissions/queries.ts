@@ -1,8 +1,7 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { categories, listings, type ListingStatus } from '../db/schema.js';
-import { offsetOf } from '../http/common-schemas.js';
-import { selectListingDetails, type ListingDetailRow } from '../listings/queries.js';
+import { pageOfListingDetails, type ListingDetailRow } from '../listings/queries.js';
 import type { CommissionListingsQuery } from './schema.js';
 
 const countWithStatus = (status: ListingStatus) => sql<number>`count(*) filter (where ${listings.status} = ${status})`.mapWith(Number);
@@ -68,24 +67,12 @@ function commissionListConditions(query: CommissionListingsQuery): SQL | undefin
   );
 }
 
-/**
- * One page of listings with their category and agent, newest first (in the order of the
- * `"createdAt" DESC NULLS LAST` index), and the number matching.
- */
-export async function listCommissionListings(
+/** One page of listings with their category and agent, newest first, and the number matching. */
+export function listCommissionListings(
   executor: Executor,
   query: CommissionListingsQuery,
 ): Promise<{ rows: ListingDetailRow[]; total: number }> {
-  const where = commissionListConditions(query);
-  const [rows, [counted]] = await Promise.all([
-    selectListingDetails(executor)
-      .where(where)
-      .orderBy(desc(listings.createdAt), desc(listings.id))
-      .limit(query.limit)
-      .offset(offsetOf(query)),
-    executor.select({ total: count() }).from(listings).where(where),
-  ]);
-  return { rows, total: counted?.total ?? 0 };
+  return pageOfListingDetails(executor, commissionListConditions(query), query);
 }
 
 /** Sets or clears a listing's commission; false when there is no such listing. */

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, getTableColumns, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { categories, listings, users } from '../db/schema.js';
-import { offsetOf } from '../http/common-schemas.js';
+import { offsetOf, type PageQuery } from '../http/common-schemas.js';
 import type { ListingListQuery } from './schema.js';
 
 export type ListingRow = typeof listings.$inferSelect;
@@ -76,24 +76,32 @@ function listConditions(filters: ListingListQuery, agentId: string | undefined):
 }
 
 /**
- * One page of listings, newest first, with the number matching the filters. `agentId` limits the
- * page to one agent's listings. Two statements: the joined page and the count.
+ * One page of the listings matching `where`, newest first (read in the order of the
+ * `("createdAt" DESC, id DESC)` indexes), and how many match: two statements run together.
  */
-export async function listListingDetails(
+export async function pageOfListingDetails(
   executor: Executor,
-  filters: ListingListQuery,
-  agentId: string | undefined,
+  where: SQL | undefined,
+  page: PageQuery,
 ): Promise<{ rows: ListingDetailRow[]; total: number }> {
-  const where = listConditions(filters, agentId);
   const [rows, [counted]] = await Promise.all([
     selectListingDetails(executor)
       .where(where)
       .orderBy(desc(listings.createdAt), desc(listings.id))
-      .limit(filters.limit)
-      .offset(offsetOf(filters)),
+      .limit(page.limit)
+      .offset(offsetOf(page)),
     executor.select({ total: count() }).from(listings).where(where),
   ]);
   return { rows, total: counted?.total ?? 0 };
+}
+
+/** One page of listings matching the filters; `agentId` limits it to one agent's listings. */
+export function listListingDetails(
+  executor: Executor,
+  filters: ListingListQuery,
+  agentId: string | undefined,
+): Promise<{ rows: ListingDetailRow[]; total: number }> {
+  return pageOfListingDetails(executor, listConditions(filters, agentId), filters);
 }
 
 /** Counts a detail view atomically and returns the new count, or undefined when the listing is gone. */
