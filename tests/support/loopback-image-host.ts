@@ -2,11 +2,14 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
+import sharp from 'sharp';
 
 /**
  * A loopback image host speaking the upload API the cloudinary SDK calls: signed multipart
  * `POST /v1_1/<cloud>/image/upload` and `/destroy`, and delivery of the stored images at
- * `<prefix>/<cloud>/image/upload/v1/<public id>.webp`. It checks every signature with the API secret.
+ * `<prefix>/<cloud>/image/upload/v1/<public id>.webp`. It checks every signature with the API secret,
+ * signs its upload responses as the real host does, and applies a signed upload's `folder`, incoming
+ * `transformation` (`c_limit,q_<n>,w_<n>`) and `format`, as a browser's direct upload relies on.
  */
 export interface LoopbackImageHost {
   baseUrl: string;
@@ -15,12 +18,14 @@ export interface LoopbackImageHost {
   cloudName: string;
   /** Public ids currently stored, with their bytes. */
   images: Map<string, Buffer>;
-  /** Every accepted upload, in order. */
-  uploads: Array<{ publicId: string; params: Record<string, string> }>;
+  /** Every accepted upload, in order, with the size of the file as it arrived. */
+  uploads: Array<{ publicId: string; params: Record<string, string>; receivedBytes: number }>;
   /** Public ids the SDK asked to destroy, in order. */
   destroyed: string[];
   /** Requests refused for a missing or wrong signature. */
   badSignatures: number;
+  /** Puts an image on the host as another client of the account would, and returns its signed upload response. */
+  store(publicId: string, image: Buffer): UploadResponse;
   /** The next `successes` uploads are accepted, every later one fails with a 500. */
   failUploadsAfter(successes: number): void;
   /** Accepts every upload again. */
@@ -28,6 +33,22 @@ export interface LoopbackImageHost {
   deliveryUrl(publicId: string): string;
   close(): Promise<void>;
 }
+
+export interface UploadResponse {
+  public_id: string;
+  version: number;
+  signature: string;
+  format: string;
+  resource_type: string;
+  type: string;
+  bytes: number;
+  created_at: string;
+  url: string;
+  secure_url: string;
+}
+
+/** Every stored image is at its first version. */
+const VERSION = 1;
 
 /** Parameters that are sent but not signed, as the image host's API defines them. */
 const UNSIGNED_PARAMS = new Set(['file', 'cloud_name', 'resource_type', 'api_key', 'signature']);
@@ -39,6 +60,27 @@ function expectedSignature(params: Record<string, string>, secret: string): stri
     .map(([key, value]) => `${key}=${value}`.replace(/&/g, '%26'))
     .join('&');
   return crypto.createHash('sha1').update(toSign + secret).digest('hex');
+}
+
+/** The signature of an upload response: its public id and version, signed without encoding. */
+function responseSignature(publicId: string, version: number, secret: string): string {
+  return crypto.createHash('sha1').update(`public_id=${publicId}&version=${version}${secret}`).digest('hex');
+}
+
+/** Applies the incoming transformation and format of an upload; undefined when the file is no image. */
+async function incomingImage(file: Buffer, params: Record<string, string>): Promise<Buffer | undefined> {
+  if (!params.transformation && !params.format) return file;
+  const steps = Object.fromEntries((params.transformation ?? '').split(',').filter(Boolean).map((step) => [step.slice(0, 1), step.slice(2)]));
+  if (params.format !== 'webp' || (steps.c !== undefined && steps.c !== 'limit')) throw new Error(`Unsupported incoming transformation ${params.transformation} to ${params.format}`);
+  try {
+    return await sharp(file)
+      .rotate()
+      .resize({ width: steps.w ? Number(steps.w) : undefined, withoutEnlargement: true })
+      .webp({ quality: steps.q ? Number(steps.q) : 80 })
+      .toBuffer();
+  } catch {
+    return undefined;
+  }
 }
 
 function readMultipart(req: http.IncomingMessage): Promise<{ params: Record<string, string>; file: Buffer | undefined }> {
@@ -91,15 +133,32 @@ export async function startLoopbackImageHost(options: { cloudName?: string; apiK
     uploads,
     destroyed,
     badSignatures: 0,
+    store(publicId, image) {
+      images.set(publicId, image);
+      return uploadResponse(publicId, image);
+    },
     failUploadsAfter(successes) {
       remainingSuccesses = successes;
     },
     recover() {
       remainingSuccesses = Number.POSITIVE_INFINITY;
     },
-    deliveryUrl: (publicId) => `${baseUrl}/${cloudName}/image/upload/v1/${publicId}.webp`,
+    deliveryUrl: (publicId) => `${baseUrl}/${cloudName}/image/upload/v${VERSION}/${publicId}.webp`,
     close: async () => undefined,
   };
+
+  const uploadResponse = (publicId: string, image: Buffer): UploadResponse => ({
+    public_id: publicId,
+    version: VERSION,
+    signature: responseSignature(publicId, VERSION, apiSecret),
+    format: 'webp',
+    resource_type: 'image',
+    type: 'upload',
+    bytes: image.length,
+    created_at: new Date().toISOString(),
+    url: host.deliveryUrl(publicId),
+    secure_url: host.deliveryUrl(publicId),
+  });
 
   const signed = (params: Record<string, string>): boolean => {
     const timestamp = Number(params.timestamp);
@@ -122,25 +181,17 @@ export async function startLoopbackImageHost(options: { cloudName?: string; apiK
         return reply(res, 200, { result: images.delete(publicId) ? 'ok' : 'not found' });
       }
       if (remainingSuccesses <= 0) return reply(res, 500, { error: { message: 'Simulated image host outage' } });
-      if (!file || !isWebp(file)) return reply(res, 400, { error: { message: 'Invalid image file' } });
-      const publicId = params.public_id || crypto.randomBytes(10).toString('hex');
+      const image = file && (await incomingImage(file, params));
+      if (!image || !isWebp(image)) return reply(res, 400, { error: { message: 'Invalid image file' } });
+      const randomId = crypto.randomBytes(10).toString('hex');
+      const publicId = params.public_id || (params.folder ? `${params.folder}/${randomId}` : randomId);
       if (images.has(publicId) && params.overwrite === 'false') return reply(res, 400, { error: { message: 'Resource already exists' } });
       remainingSuccesses -= 1;
-      images.set(publicId, file);
-      uploads.push({ publicId, params });
-      return reply(res, 200, {
-        public_id: publicId,
-        version: 1,
-        format: 'webp',
-        resource_type: 'image',
-        type: 'upload',
-        bytes: file.length,
-        created_at: new Date().toISOString(),
-        url: host.deliveryUrl(publicId),
-        secure_url: host.deliveryUrl(publicId),
-      });
+      images.set(publicId, image);
+      uploads.push({ publicId, params, receivedBytes: file.length });
+      return reply(res, 200, uploadResponse(publicId, image));
     }
-    const delivery = new RegExp(`^/${cloudName}/image/upload/v1/(.+)\\.webp$`).exec(url.pathname);
+    const delivery = new RegExp(`^/${cloudName}/image/upload/v${VERSION}/(.+)\\.webp$`).exec(url.pathname);
     const stored = delivery && req.method === 'GET' ? images.get(decodeURIComponent(delivery[1]!)) : undefined;
     if (stored) {
       res.statusCode = 200;
