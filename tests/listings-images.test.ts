@@ -373,3 +373,29 @@ describe('deleting images', () => {
     }
   });
 });
+
+describe('direct uploads with images on local disk', () => {
+  const LOCAL_DISK = 'Direct uploads need the image host, and this service stores images on local disk (STORAGE_PROVIDER=local): send the images as multipart files instead';
+  const uploadResponse = {
+    public_id: 'brostechnology/listings/photo',
+    version: 1,
+    signature: 'a'.repeat(40),
+    secure_url: 'https://res.cloudinary.com/shop/image/upload/v1/brostechnology/listings/photo.webp',
+  };
+
+  it('answers 409 for an upload signature', async () => {
+    const response = await api.post('/api/uploads/signature', { token: agent.token });
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({ success: false, error: LOCAL_DISK });
+  });
+
+  it('answers 409 for a listing naming imageRefs, storing nothing', async () => {
+    const filesBefore = storedFiles(server.uploadDir);
+    const form = imageForm(listingFields('Local refs', { imageRefs: JSON.stringify([uploadResponse]) }), [png]);
+    const response = await api.post('/api/listings', { token: agent.token, form });
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({ success: false, error: LOCAL_DISK });
+    expect(await listingsTitled('Local refs')).toHaveLength(0);
+    expect(storedFiles(server.uploadDir)).toEqual(filesBefore);
+  });
+});

@@ -217,7 +217,7 @@ describe('responses', () => {
 
   it('documents the statuses each operation can answer', () => {
     const create = doc.paths['/api/listings'].post.responses;
-    expect(Object.keys(create)).toEqual(['201', '400', '401', '403', '404', '413', '415', '422', '500', '502']);
+    expect(Object.keys(create)).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '500', '502']);
     expect(Object.keys(doc.paths['/api/auth/login'].post.responses)).toEqual(['200', '400', '413', '429', '500']);
     expect(doc.components.responses.TooManyRequests.headers).toHaveProperty('Retry-After');
     expect(Object.keys(doc.paths['/api/categories/{id}'].delete.responses)).toEqual(['200', '400', '401', '403', '404', '409', '500']);

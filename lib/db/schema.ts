@@ -125,6 +125,8 @@ export const listings = pgTable(
       .using('gin', sql`listing_attribute_terms(${t.attributes}) jsonb_path_ops`)
       .where(sql`${t.status} = 'AVAILABLE'`),
     index('listings_categoryId_status_idx').on(t.categoryId, t.status),
+    // Finds the listing holding an image, so a directly uploaded image is given to one listing only.
+    index('listings_images_idx').using('gin', t.images),
   ],
 );
 

@@ -7,7 +7,7 @@ import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
-import { removeImages, storeImages } from '../media/storage.js';
+import { acceptDirectUploads, removeImages, storeImages } from '../media/storage.js';
 import { channelPostsOfListing } from '../syndication/channel-posts.js';
 import { validateAttributes } from './attributes.js';
 import { notifyListingCreated, notifyListingUpdated } from './notifications.js';
@@ -17,6 +17,7 @@ import {
   findAgentSummary,
   findListing,
   findListingDetails,
+  imagesInUse,
   incrementViews,
   insertListing,
   listListingDetails,
@@ -46,6 +47,23 @@ async function agentOrThrow(executor: Executor, id: string): Promise<AgentSummar
   const agent = await findAgentSummary(executor, id);
   if (!agent) throw notFoundError('User', id);
   return agent;
+}
+
+function assertImageCount(kept: number, added: number): void {
+  if (kept + added > MAX_LISTING_IMAGES) {
+    throw ApiError.badRequest(`A listing can have at most ${MAX_LISTING_IMAGES} images: ${kept} kept and ${added} new`);
+  }
+}
+
+/** A directly uploaded image belongs to one listing only: deleting that listing deletes it from the image host. */
+async function assertImagesUnused(tx: Executor, refs: string[]): Promise<void> {
+  const inUse = await imagesInUse(tx, refs);
+  if (inUse.length === 0) return;
+  throw new ApiError(
+    409,
+    'imageRefs names an image a listing already has; a listing keeps its own images through existingImages',
+    inUse.map((ref) => ({ field: `imageRefs[${refs.indexOf(ref)}]`, message: 'is already an image of a listing', received: ref })),
+  );
 }
 
 /** Runs a write that references freshly stored images; if it fails, the images go again. */
@@ -82,9 +100,13 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
   const category = await getCategoryOrThrow(db, categoryId);
   const agent = agentId === user.id ? { id: user.id, name: user.name, phone: user.phone } : await agentOrThrow(db, agentId);
   const attributes = validateAttributes(category.schemaRules, body.attributes ?? {});
-  const images = await storeImages(processedImages(files));
-  const listing = await withStoredImages(images, () =>
+  const uploaded = await acceptDirectUploads(body.imageRefs ?? [], 'imageRefs');
+  assertImageCount(0, files.length + uploaded.length);
+  const stored = await storeImages(processedImages(files));
+  const images = [...stored, ...uploaded];
+  const listing = await withStoredImages(stored, () =>
     db.transaction(async (tx) => {
+      await assertImagesUnused(tx, uploaded);
       const row = await insertListing(tx, {
         title,
         price,
@@ -123,8 +145,8 @@ export async function getListing({ params }: { params: ListingParams }, { user }
   return ok(listingPresenter({ ...row, viewsCount }));
 }
 
-function hasChanges(body: ListingUpdateBody, newImages: number): boolean {
-  return newImages > 0 || Object.values(body).some((value) => value !== undefined);
+function hasChanges(body: ListingUpdateBody, newFiles: number): boolean {
+  return newFiles > 0 || Object.values(body).some((value) => value !== undefined);
 }
 
 interface UpdatePlan {
@@ -142,7 +164,8 @@ interface UpdatePlan {
  * the sale (D12). Only reads, so it runs before new images are stored and again under the row lock.
  */
 async function planUpdate(executor: Executor, listing: ListingRow, body: ListingUpdateBody, user: AuthUser, newImageCount: number): Promise<UpdatePlan> {
-  const { existingImages, attributes, status, stockQuantity, ...fields } = body;
+  // The direct uploads were checked before this plan and are appended by the caller.
+  const { existingImages, imageRefs: _directUploads, attributes, status, stockQuantity, ...fields } = body;
   const changes: ListingChanges = { ...fields };
   if (body.agentId !== undefined && body.agentId !== listing.agentId) {
     if (user.role === 'AGENT') throw ApiError.forbidden();
@@ -160,9 +183,7 @@ async function planUpdate(executor: Executor, listing: ListingRow, body: Listing
       { field: 'existingImages', message: 'is not an image of this listing', received: unknown[0] },
     ]);
   }
-  if (kept.length + newImageCount > MAX_LISTING_IMAGES) {
-    throw ApiError.badRequest(`A listing can have at most ${MAX_LISTING_IMAGES} images: ${kept.length} kept and ${newImageCount} new`);
-  }
+  assertImageCount(kept.length, newImageCount);
   const sold = status === 'SOLD';
   Object.assign(changes, sold ? saleChanges(stockQuantity) : { status, stockQuantity });
   return { changes, sold, kept, dropped: listing.images.filter((ref) => !kept.includes(ref)) };
@@ -172,24 +193,27 @@ export async function updateListing(
   { params, body, files }: Input<{ params: typeof IdParams; body: typeof ListingUpdateBody; form: typeof listingImagesForm }>,
   { user }: Caller,
 ): Promise<Reply> {
-  const newImages = processedImages(files);
-  if (!hasChanges(body, newImages.length)) throw ApiError.badRequest('No fields to update');
+  const newFiles = processedImages(files);
+  if (!hasChanges(body, newFiles.length)) throw ApiError.badRequest('No fields to update');
+  const uploaded = await acceptDirectUploads(body.imageRefs ?? [], 'imageRefs');
+  const added = newFiles.length + uploaded.length;
   const db = await getDb();
-  if (newImages.length > 0) {
+  if (newFiles.length > 0) {
     // Refuse an invalid update before its images are stored; the plan is made again under the lock.
     const listing = await findListing(db, params.id);
     if (!listing) throw notFoundError('Listing', params.id);
     assertCanManage(user, listing);
-    await planUpdate(db, listing, body, user, newImages.length);
+    await planUpdate(db, listing, body, user, added);
   }
-  const stored = await storeImages(newImages);
+  const stored = await storeImages(newFiles);
   const { row, dropped } = await withStoredImages(stored, () =>
     db.transaction(async (tx) => {
       const listing = await lockListing(tx, params.id);
       if (!listing) throw notFoundError('Listing', params.id);
       assertCanManage(user, listing);
-      const plan = await planUpdate(tx, listing, body, user, stored.length);
-      if (body.existingImages !== undefined || stored.length > 0) plan.changes.images = [...plan.kept, ...stored];
+      const plan = await planUpdate(tx, listing, body, user, added);
+      await assertImagesUnused(tx, uploaded);
+      if (body.existingImages !== undefined || added > 0) plan.changes.images = [...plan.kept, ...stored, ...uploaded];
       const updated = await updateListingRow(tx, params.id, plan.changes);
       if (!updated) throw notFoundError('Listing', params.id);
       await notifyListingUpdated(tx, updated, plan.sold);

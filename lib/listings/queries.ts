@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayOverlaps, count, desc, eq, getTableColumns, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { categories, listings, users } from '../db/schema.js';
 import { offsetOf, type PageQuery } from '../http/common-schemas.js';
@@ -51,6 +51,18 @@ export async function findListing(executor: Executor, id: string): Promise<Listi
 export async function lockListing(executor: Executor, id: string): Promise<ListingRow | undefined> {
   const [row] = await executor.select().from(listings).where(eq(listings.id, id)).for('update').limit(1);
   return row;
+}
+
+/**
+ * Which of `refs` a listing already holds. Each ref is locked until the transaction ends first, so
+ * two writes naming the same directly uploaded image cannot both take it.
+ */
+export async function imagesInUse(tx: Executor, refs: readonly string[]): Promise<string[]> {
+  if (refs.length === 0) return [];
+  const lockOrder = [...refs].sort();
+  for (const ref of lockOrder) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${ref}, 0))`);
+  const holders = await tx.select({ images: listings.images }).from(listings).where(arrayOverlaps(listings.images, [...refs]));
+  return refs.filter((ref) => holders.some((holder) => holder.images.includes(ref)));
 }
 
 /** A substring pattern for ILIKE in which the caller's `%`, `_` and `\` match themselves. */

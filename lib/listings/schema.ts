@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { listingStatusEnum } from '../db/schema.js';
 import { pageQuery, QueryNumber, Uuid } from '../http/common-schemas.js';
+import { DirectUploadResponse } from '../media/direct-upload.js';
 import { imageUploadForm, LISTING_IMAGE_LIMITS } from '../media/image-upload-form.js';
 
 export const LISTING_STATUSES = listingStatusEnum.enumValues;
@@ -87,6 +88,14 @@ const ExistingImages = v.pipe(
   v.check((refs) => new Set(refs).size === refs.length, 'must not list an image twice'),
 );
 
+/** Images uploaded straight to the image host: its upload responses, verified by the handler. */
+const ImageRefs = v.pipe(
+  jsonField((value): value is unknown[] => Array.isArray(value), 'must be a JSON array of the image host\'s upload responses'),
+  v.array(DirectUploadResponse),
+  v.maxLength(MAX_LISTING_IMAGES, `must name at most ${MAX_LISTING_IMAGES} images`),
+  v.check((refs) => new Set(refs.map((ref) => ref.secure_url)).size === refs.length, 'must not name an image twice'),
+);
+
 function isBlank(value: unknown): boolean {
   return value === null || (typeof value === 'string' && value.trim() === '');
 }
@@ -130,6 +139,7 @@ export const ListingCreateBody = v.object({
   customTelegramCaption: omittable(Caption),
   city: omittable(Place),
   neighborhood: omittable(Place),
+  imageRefs: omittable(ImageRefs),
 });
 
 export type ListingCreateBody = v.InferOutput<typeof ListingCreateBody>;
@@ -149,6 +159,8 @@ export const ListingUpdateBody = v.object({
   neighborhood: clearable(Place),
   /** The stored images to keep, in order (D10); new files are appended after them. */
   existingImages: v.optional(ExistingImages),
+  /** Images uploaded directly to the image host, appended after the new files. */
+  imageRefs: v.optional(ImageRefs),
 });
 
 export type ListingUpdateBody = v.InferOutput<typeof ListingUpdateBody>;

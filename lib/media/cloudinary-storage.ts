@@ -1,10 +1,25 @@
 import crypto from 'node:crypto';
 import { v2 as cloudinary, type UploadApiResponse } from 'cloudinary';
 import { config } from '../config.js';
+import { ApiError } from '../http/api-error.js';
+import type { DirectUploadCheck, DirectUploadResponse, DirectUploadTicket } from './direct-upload.js';
 import type { ImageStorage } from './storage.js';
+
+declare module 'cloudinary' {
+  // Shipped by the SDK (utils/index.js) but missing from its type declarations.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  export namespace v2.utils {
+    function verify_api_response_signature(public_id: string, version: string | number, signature: string): boolean;
+  }
+}
 
 const TIMEOUT_MS = 60_000;
 const SHARED_DELIVERY_HOST = 'res.cloudinary.com';
+/** The image host refuses an upload signed longer ago than this. */
+const SIGNATURE_LIFETIME_SECONDS = 60 * 60;
+/** The spec's image, applied by the image host as it receives a direct upload. */
+const DIRECT_UPLOAD_FORMAT = 'webp';
+const DIRECT_UPLOAD_TRANSFORMATION = { crop: 'limit', width: 1200, quality: 80 } as const;
 
 let configured = false;
 
@@ -59,6 +74,57 @@ export function publicIdOf(ref: string): string | undefined {
   return publicId;
 }
 
+interface Credentials {
+  cloudName: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+function credentials(): Credentials {
+  const { cloud_name: cloudName, api_key: apiKey, api_secret: apiSecret } = client().config();
+  if (!cloudName || !apiKey || !apiSecret) throw new ApiError(503, 'The image host is not configured');
+  return { cloudName, apiKey, apiSecret };
+}
+
+/** Signs the upload parameters with the SDK's own helper; the image host checks the signature and the timestamp. */
+function directUploadTicket(): DirectUploadTicket {
+  const { cloudName, apiKey, apiSecret } = credentials();
+  const sdk = client();
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signed = {
+    timestamp,
+    folder: config().imageHostFolder,
+    transformation: sdk.utils.generate_transformation_string({ ...DIRECT_UPLOAD_TRANSFORMATION }),
+    format: DIRECT_UPLOAD_FORMAT,
+  };
+  const signature = sdk.utils.api_sign_request(signed, apiSecret);
+  return {
+    uploadUrl: sdk.utils.api_url('upload', { resource_type: 'image', cloud_name: cloudName }),
+    cloudName,
+    apiKey,
+    ...signed,
+    expiresAt: new Date((timestamp + SIGNATURE_LIFETIME_SECONDS) * 1000).toISOString(),
+    signature,
+    fields: { ...signed, api_key: apiKey, signature },
+  };
+}
+
+/**
+ * The upload response's signature (over its public id and version, with our API secret) proves the
+ * image host made it for our account; the URL must then name that very image, inside our folder.
+ */
+function checkDirectUpload(upload: DirectUploadResponse): DirectUploadCheck {
+  credentials();
+  if (!client().utils.verify_api_response_signature(upload.public_id, upload.version, upload.signature)) {
+    return { problem: 'is not an upload response signed by the image host' };
+  }
+  const folder = config().imageHostFolder;
+  if (!upload.public_id.startsWith(`${folder}/`)) return { problem: `is not an image uploaded to ${folder}` };
+  const namesTheUpload = publicIdOf(upload.secure_url) === upload.public_id && new URL(upload.secure_url).pathname.includes(`/image/upload/v${upload.version}/`);
+  if (!namesTheUpload) return { problem: 'has a secure_url that is not the uploaded image\'s URL' };
+  return { ref: upload.secure_url };
+}
+
 /** Images on the image host, in `IMAGE_HOST_FOLDER`, each under a fresh random public id. */
 export function cloudinaryStorage(): ImageStorage {
   return {
@@ -95,5 +161,7 @@ export function cloudinaryStorage(): ImageStorage {
     owns(ref) {
       return publicIdOf(ref) !== undefined;
     },
+    directUploadTicket,
+    checkDirectUpload,
   };
 }

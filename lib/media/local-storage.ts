@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { config } from '../config.js';
-import type { ImageStorage } from './storage.js';
+import { directUploadsUnavailable, type ImageStorage } from './storage.js';
 
 const PREFIX = '/uploads/';
 const STORED_NAME = /^[0-9a-f-]{36}\.webp$/;
@@ -41,6 +41,12 @@ export function localStorage(): ImageStorage {
     },
     owns(ref) {
       return fileOf(ref) !== undefined;
+    },
+    directUploadTicket() {
+      throw directUploadsUnavailable();
+    },
+    checkDirectUpload() {
+      throw directUploadsUnavailable();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { config } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import { log } from '../log.js';
+import type { DirectUploadCheck, DirectUploadResponse, DirectUploadTicket } from './direct-upload.js';
 
 /**
  * Where processed images live. A stored image is known by its reference: a `/uploads/<name>`
@@ -15,6 +16,15 @@ export interface ImageStorage {
   read(ref: string): Promise<Buffer>;
   /** Whether the reference names an image kept by this storage. */
   owns(ref: string): boolean;
+  /** Signed parameters for a client to upload images straight to this storage. */
+  directUploadTicket(): DirectUploadTicket;
+  /** Checks that a client's direct upload is an image this storage received for us, and gives its reference. */
+  checkDirectUpload(upload: DirectUploadResponse): DirectUploadCheck;
+}
+
+/** Local disk takes images only through the service, so it has no direct uploads. */
+export function directUploadsUnavailable(): ApiError {
+  return ApiError.conflict('Direct uploads need the image host, and this service stores images on local disk (STORAGE_PROVIDER=local): send the images as multipart files instead');
 }
 
 /** The storage new images go to, per `STORAGE_PROVIDER`. */
@@ -54,6 +64,21 @@ export async function storeImages(images: readonly Buffer[]): Promise<string[]> 
   log.error('image upload failed', { error: failure.reason, stored: stored.length, requested: images.length });
   await removeImages(stored);
   throw new ApiError(502, 'Image upload failed');
+}
+
+/**
+ * The references of direct uploads named by a write, each checked by the current storage. Any that
+ * is not an image the image host received for us fails the whole write with 400, naming each one.
+ */
+export async function acceptDirectUploads(uploads: readonly DirectUploadResponse[], field: string): Promise<string[]> {
+  if (uploads.length === 0) return [];
+  const storage = await currentImageStorage();
+  const checks = uploads.map((upload) => storage.checkDirectUpload(upload));
+  const problems = checks.flatMap((check, index) =>
+    'problem' in check ? [{ field: `${field}[${index}]`, message: check.problem, received: uploads[index]!.public_id }] : [],
+  );
+  if (problems.length > 0) throw ApiError.badRequest(`${field} may only name images uploaded to the image host with this service's signature`, problems);
+  return checks.map((check) => (check as { ref: string }).ref);
 }
 
 /**

@@ -20,7 +20,7 @@ const TAGS: Array<{ name: string; description: string; prefixes: string[] }> = [
   { name: 'Auth', description: 'Sign-up with an invitation code, sign-in, profile and password reset', prefixes: ['/api/auth'] },
   { name: 'Agents', description: 'Invitation codes and registered agents (administrators)', prefixes: ['/api/auth/agent-codes', '/api/auth/agents'] },
   { name: 'Categories', description: 'Categories and the attribute rules of their listings', prefixes: ['/api/categories', '/api/admin/seed-categories'] },
-  { name: 'Listings', description: 'Listings with category attributes and images', prefixes: ['/api/listings'] },
+  { name: 'Listings', description: 'Listings with category attributes and images', prefixes: ['/api/listings', '/api/uploads'] },
   { name: 'Storefront', description: 'Public search, detail, filters and inquiry clicks; no token', prefixes: ['/api/public'] },
   { name: 'Channel posting', description: 'Posting listings to a messaging channel through a bot', prefixes: ['/api/syndication'] },
   { name: 'Notifications', description: 'In-app notifications of the caller', prefixes: ['/api/notifications'] },

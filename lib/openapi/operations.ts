@@ -62,16 +62,21 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'POST /api/listings': {
     summary: 'Create a listing, with up to 10 images',
     successStatus: 201,
-    errors: [403, 404, 422, UPSTREAM],
-    description: 'An agent\'s listing is their own; an administrator names the agent in `agentId`. Images are resized to at most 1200 px wide and stored as WebP. `attributes` must satisfy the category\'s `schemaRules` (else 422).',
+    errors: [403, 404, 409, 422, UPSTREAM],
+    description: 'An agent\'s listing is their own; an administrator names the agent in `agentId`. Images are resized to at most 1200 px wide and stored as WebP. `attributes` must satisfy the category\'s `schemaRules` (else 422). `imageRefs` (a JSON array of the image host\'s upload responses) adds images uploaded directly with `POST /api/uploads/signature`; files and refs together count against the 10-image limit.',
   },
   'GET /api/listings/:id': { summary: 'One listing' },
   'PATCH /api/listings/:id': {
     summary: 'Update a listing; new images are appended',
-    errors: [422, UPSTREAM],
-    description: '`existingImages` (a JSON array) names the stored images to keep, in order. Setting `status` to SOLD takes one from stock.',
+    errors: [409, 422, UPSTREAM],
+    description: '`existingImages` (a JSON array) names the stored images to keep, in order; new files, then `imageRefs`, are appended after them. Setting `status` to SOLD takes one from stock.',
   },
   'DELETE /api/listings/:id': { summary: 'Delete a listing and its images' },
+  'POST /api/uploads/signature': {
+    summary: 'Sign direct uploads of images to the image host',
+    errors: [CONFLICT, UNAVAILABLE],
+    description: 'Returns the upload URL and the signed form `fields` to send with each `file` (multipart POST to `uploadUrl`) until `expiresAt`. The image host stores each photo at most 1200 px wide as WebP in the service\'s folder; name the upload responses in a listing\'s `imageRefs`. 409 when images are kept on local disk.',
+  },
 
   'GET /api/public/listings': {
     summary: 'Search the storefront (available listings, newest first)',

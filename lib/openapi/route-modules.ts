@@ -55,6 +55,7 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   '/api/syndication/messenger/webhook-info': () => import('../../api/syndication/messenger/webhook-info.js'),
   '/api/syndication/retry/:id': () => import('../../api/syndication/retry/[id].js'),
   '/api/syndication/trigger/:listingId': () => import('../../api/syndication/trigger/[listingId].js'),
+  '/api/uploads/signature': () => import('../../api/uploads/signature.js'),
 };
 
 /** The platform's fallback for unknown `/api/*` paths (a `vercel.json` rewrite), not an operation of its own. */

@@ -1,0 +1,1 @@
+CREATE INDEX "listings_images_idx" ON "listings" USING gin ("images");
