@@ -18,8 +18,12 @@ export const MAX_INPUT_PIXELS = 50_000_000;
 /** Raster formats a photo arrives in; vector and document formats (SVG, PDF) are not images to resize. */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'heif', 'tiff']);
 
-/** Decodes at once in this process: a large photo takes tens of MB while it is resized. */
-const decoding = createProcessingSlots(2);
+/**
+ * Uploads read and re-encoded at once in this process. A large photo takes tens of MB while it is
+ * resized, and one waiting for a slot is left unread, so the request waits on the network (busboy
+ * applies backpressure) instead of piling up in memory.
+ */
+const slots = createProcessingSlots(2);
 
 export interface ProcessedImage {
   /** The WebP bytes, ready to store. */
@@ -55,7 +59,21 @@ function receive(stream: Readable, image: Sharp): Promise<void> {
  * Streams one upload into sharp and re-encodes it: EXIF orientation applied, at most 1200 px wide
  * (never enlarged), WebP at quality 80, metadata dropped (sharp keeps none unless asked).
  */
-export async function processImage(stream: Readable): Promise<ProcessedImage> {
+export function processImage(stream: Readable): Promise<ProcessedImage> {
+  // The request may fail (aborted, malformed) while the upload waits for a slot.
+  let failedWhileWaiting = false;
+  const noteFailure = () => {
+    failedWhileWaiting = true;
+  };
+  stream.once('error', noteFailure);
+  return slots.run(async () => {
+    stream.off('error', noteFailure);
+    if (failedWhileWaiting || stream.destroyed) throw unsupportedImage();
+    return reencode(stream);
+  });
+}
+
+async function reencode(stream: Readable): Promise<ProcessedImage> {
   const image = sharp({ limitInputPixels: MAX_INPUT_PIXELS });
   await receive(stream, image).catch(() => {
     throw unsupportedImage();
@@ -67,14 +85,11 @@ export async function processImage(stream: Readable): Promise<ProcessedImage> {
   });
   if (!header.format || !ACCEPTED_FORMATS.has(header.format)) throw unsupportedImage();
   if (header.width * header.height > MAX_INPUT_PIXELS) throw tooManyPixels();
-  const { data, info } = await decoding
-    .run(() =>
-      image
-        .rotate()
-        .resize({ width: MAX_IMAGE_WIDTH, withoutEnlargement: true })
-        .webp({ quality: WEBP_QUALITY })
-        .toBuffer({ resolveWithObject: true }),
-    )
+  const { data, info } = await image
+    .rotate()
+    .resize({ width: MAX_IMAGE_WIDTH, withoutEnlargement: true })
+    .webp({ quality: WEBP_QUALITY })
+    .toBuffer({ resolveWithObject: true })
     .catch((error: unknown) => {
       throw decodeFailure(error);
     });
