@@ -3,9 +3,9 @@ import { sql } from 'drizzle-orm';
 import { hashPassword } from '../lib/auth/passwords.js';
 import { closeDb, getDb } from '../lib/db/client.js';
 import { runMigrations } from '../lib/db/migrate.js';
-import { ensureSeedAgents, insertGeneratedListings, withGinIndexesDeferred } from '../lib/seeding/bulk-listings.js';
+import { ensureSeedAgents, insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
 
-/** From this many listings on, the GIN indexes are rebuilt after the load instead of kept up row by row. */
+/** From this many listings on, the GIN indexes and statistics are rebuilt after the load instead of kept up row by row. */
 const LARGE_LOAD = 20_000;
 
 const USAGE = 'Usage: npm run seed -- --listings N [--agents M] [--seed S]   (N up to 1,000,000)';
@@ -58,9 +58,9 @@ async function main(): Promise<void> {
       },
     });
   if (total >= LARGE_LOAD) {
-    await withGinIndexesDeferred(db, load);
+    await withDerivedDataDeferred(db, load);
     if (interactive) process.stderr.write('\n');
-    console.error('Rebuilt the search indexes.');
+    console.error('Rebuilt the search indexes and the listing statistics.');
   } else {
     await load();
     if (interactive) process.stderr.write('\n');

@@ -1,43 +1,46 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
-import { categories, listings, type ListingStatus } from '../db/schema.js';
+import { categories, listingTotals, listings, type ListingStatus } from '../db/schema.js';
 import { pageOfListingDetails, type ListingDetailRow } from '../listings/queries.js';
 import type { CommissionListingsQuery } from './schema.js';
 
-const countWithStatus = (status: ListingStatus) => sql<number>`count(*) filter (where ${listings.status} = ${status})`.mapWith(Number);
+const listingsWithStatus = (status: ListingStatus) =>
+  sql<number>`coalesce(sum(${listingTotals.listings}) filter (where ${listingTotals.status} = ${status}), 0)`.mapWith(Number);
 
-const statusCounts = {
-  AVAILABLE: countWithStatus('AVAILABLE'),
-  SOLD: countWithStatus('SOLD'),
-  PENDING: countWithStatus('PENDING'),
-  ARCHIVED: countWithStatus('ARCHIVED'),
+/** Sums over the running totals; over no rows they are null, which reads as zero. */
+const figures = {
+  count: sql<number>`coalesce(sum(${listingTotals.listings}), 0)`.mapWith(Number),
+  totalValue: sql<number>`coalesce(round(sum(${listingTotals.value}), 2), 0)`.mapWith(Number),
+  totalStock: sql<number>`coalesce(sum(${listingTotals.stock}), 0)`.mapWith(Number),
+  AVAILABLE: listingsWithStatus('AVAILABLE'),
+  SOLD: listingsWithStatus('SOLD'),
+  PENDING: listingsWithStatus('PENDING'),
+  ARCHIVED: listingsWithStatus('ARCHIVED'),
 };
 
-/** Aggregates over no rows are null: these read as zero. */
-const totalValue = sql<number>`coalesce(round(sum(${listings.price}), 2), 0)`.mapWith(Number);
-const totalStock = sql<number>`coalesce(sum(${listings.stockQuantity}), 0)`.mapWith(Number);
-
-/** Totals over every listing, and the same per category (categories with listings, largest first). */
+/**
+ * Totals over every listing, and the same per category (categories with listings, largest first),
+ * read from the running totals that triggers keep per category and status.
+ */
 export async function assetStatistics(executor: Executor) {
   const [[totals], byCategory] = await Promise.all([
-    executor.select({ totalAssets: count(), totalValue, totalStock, ...statusCounts }).from(listings),
+    executor.select(figures).from(listingTotals),
     executor
       .select({
         categoryId: categories.id,
         categoryName: categories.name,
         categoryDisplayName: categories.displayName,
         icon: categories.icon,
-        count: count(),
-        totalValue,
-        totalStock,
-        ...statusCounts,
+        ...figures,
       })
-      .from(listings)
-      .innerJoin(categories, eq(categories.id, listings.categoryId))
+      .from(listingTotals)
+      .innerJoin(categories, eq(categories.id, listingTotals.categoryId))
       .groupBy(categories.id)
-      .orderBy(desc(count()), asc(categories.displayName), asc(categories.id)),
+      .having(sql`sum(${listingTotals.listings}) > 0`)
+      .orderBy(desc(figures.count), asc(categories.displayName), asc(categories.id)),
   ]);
-  return { totals: totals!, byCategory };
+  const { count: totalAssets, ...rest } = totals!;
+  return { totals: { totalAssets, ...rest }, byCategory };
 }
 
 const commissionAmount = sql`${listings.price} * ${listings.commissionPercent} / 100`;

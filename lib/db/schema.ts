@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -7,6 +8,7 @@ import {
   numeric,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -221,6 +223,41 @@ export const rateLimits = pgTable(
     resetAt: timestamp('resetAt', { precision: 3, withTimezone: true }).notNull(),
   },
   (t) => [index('rate_limits_resetAt_idx').on(t.resetAt)],
+);
+
+/**
+ * Running totals of the listings per category and status, kept by triggers on `listings`
+ * (migration 0008), so the asset figures read a few rows instead of every listing.
+ */
+export const listingTotals = pgTable(
+  'listing_totals',
+  {
+    categoryId: uuid('categoryId')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+    status: listingStatusEnum('status').notNull(),
+    listings: integer('listings').notNull().default(0),
+    value: numeric('value', { mode: 'number' }).notNull().default(0),
+    stock: bigint('stock', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.categoryId, t.status] })],
+);
+
+/**
+ * How many available listings of a category carry each scalar attribute value, kept by the same
+ * triggers, so the storefront's filter options read the values present instead of every listing.
+ */
+export const listingAttributeValues = pgTable(
+  'listing_attribute_values',
+  {
+    categoryId: uuid('categoryId')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+    field: text('field').notNull(),
+    value: text('value').notNull(),
+    listings: integer('listings').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.categoryId, t.field, t.value] })],
 );
 
 /** Cached outside lookups (such as the bot's public profile) shared across instances. */

@@ -180,19 +180,23 @@ export async function insertGeneratedListings(
 }
 
 /**
- * Runs a bulk load with the listings' GIN indexes (trigram and attribute) set aside: maintaining
- * them row by row dominates a large load, while building them once afterwards is fast. Their
- * definitions are read from the catalog and replayed exactly, also when the load fails.
+ * Runs a bulk load with the listings' derived data set aside: the GIN indexes (trigram and
+ * attribute) and the statistics triggers (migration 0008). Maintaining them row by row dominates a
+ * large load, while building them once afterwards is fast. The index definitions are read from the
+ * catalog and replayed exactly; indexes, triggers and statistics are restored also when the load fails.
  */
-export async function withGinIndexesDeferred<T>(db: Database, load: () => Promise<T>): Promise<T> {
+export async function withDerivedDataDeferred<T>(db: Database, load: () => Promise<T>): Promise<T> {
   // Every driver (node-postgres, Neon, PGlite) answers raw statements with `{ rows }`.
   const { rows: indexes } = (await db.execute(
     sql`select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename = 'listings' and indexdef like '% USING gin %'`,
   )) as unknown as { rows: Array<{ indexname: string; indexdef: string }> };
   for (const index of indexes) await db.execute(sql.raw(`drop index if exists "${index.indexname}"`));
+  await db.execute(sql`alter table listings disable trigger listing_statistics_on_insert_or_delete`);
   try {
     return await load();
   } finally {
     for (const index of indexes) await db.execute(sql.raw(index.indexdef));
+    await db.execute(sql`alter table listings enable trigger listing_statistics_on_insert_or_delete`);
+    await db.execute(sql`select listing_statistics_rebuild()`);
   }
 }

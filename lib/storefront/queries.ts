@@ -273,24 +273,18 @@ export async function findCategoryFilterValues(executor: Executor, nameOrDisplay
     .with(matched)
     .select({
       schemaRules: matched.schemaRules,
-      // Written with its own aliases: drizzle leaves columns unqualified in a single-table select.
-      // Each rule field is read straight from the attributes, and the distinct (field, value)
-      // pairs are found by hashing before they are gathered per field.
+      // The values present come from listing_attribute_values, which triggers keep per category
+      // (migration 0008), so no listing is read. Written with its own aliases: drizzle leaves
+      // columns unqualified in a single-table select.
       values: sql<Record<string, string[]>>`(
         select coalesce(jsonb_object_agg(present.field, present.present_values), '{}'::jsonb)
         from (
-          select pair.field, jsonb_agg(pair.value) as present_values
-          from (
-            select rule.field, listing.attributes -> rule.field #>> '{}' as value
-            from listings as listing
-            cross join (select distinct item ->> 'field' as field from jsonb_array_elements(matched."schemaRules") as item) as rule
-            where listing."categoryId" = matched.id
-              and listing.status = 'AVAILABLE'
-              and jsonb_typeof(listing.attributes -> rule.field) in ('string', 'number', 'boolean')
-            group by rule.field, value
-          ) as pair
-          where pair.value <> ''
-          group by pair.field
+          select offered.field, jsonb_agg(offered.value) as present_values
+          from listing_attribute_values as offered
+          where offered."categoryId" = matched.id
+            and offered.listings > 0
+            and offered.field in (select item ->> 'field' from jsonb_array_elements(matched."schemaRules") as item)
+          group by offered.field
         ) as present
       )`,
     })

@@ -1,0 +1,99 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
+import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { apiClient, type ApiClient } from './support/http.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+
+let server: TestServer;
+let api: ApiClient;
+let admin: TestUser;
+let agent: TestUser;
+let phones: { id: string; displayName: string };
+let tablets: { id: string; displayName: string };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = apiClient(server.baseUrl);
+  admin = await buildAdmin(server.db);
+  agent = await buildAgent(server.db);
+  phones = await buildCategory(server.db);
+  tablets = await buildCategory(server.db, { schemaRules: PHONE_RULES });
+});
+afterAll(() => server.close());
+
+async function rows(query: ReturnType<typeof sql>): Promise<unknown[]> {
+  return ((await server.db.execute(query)) as unknown as { rows: unknown[] }).rows;
+}
+
+/** Both statistics tables, in a stable order, as the triggers left them. */
+async function statistics() {
+  return {
+    totals: await rows(sql`select "categoryId", status, listings, value::text, stock from listing_totals where listings <> 0 order by 1, 2`),
+    values: await rows(sql`select "categoryId", field, value, listings from listing_attribute_values order by 1, 2, 3`),
+  };
+}
+
+/** Asset figures counted straight from the listings, as the statistics must report them. */
+async function recountedAssets() {
+  const [totals] = await rows(sql`select count(*)::int as "totalAssets", coalesce(round(sum(price), 2), 0)::float as "totalValue",
+    coalesce(sum("stockQuantity"), 0)::int as "totalStock" from listings`);
+  return totals;
+}
+
+const create = (body: Record<string, unknown>) => api.post('/api/listings', { token: agent.token, json: { categoryId: phones.id, price: 100, ...body } });
+const update = (id: string, body: Record<string, unknown>) => api.patch(`/api/listings/${id}`, { token: agent.token, json: body });
+
+describe('listing statistics kept by triggers', () => {
+  it('match a recount from the listings after every kind of write', async () => {
+    const created = await Promise.all(
+      [
+        { title: 'A', attributes: { brand: 'Apple', model: 'iPhone 15', storage: '128GB', hasWarranty: true }, price: 999.99, stockQuantity: 3 },
+        { title: 'B', attributes: { brand: 'Samsung', model: 'S24', storage: '256GB', batteryHealth: 91 }, price: 850.5 },
+        { title: 'C', attributes: { brand: 'Apple', model: 'iPhone 14', storage: '128GB', condition: 'Used - Good' }, price: 640 },
+        { title: 'D', attributes: { brand: 'Google', model: 'Pixel 8', storage: '128GB' }, price: 520, status: 'PENDING' },
+      ].map(create),
+    );
+    expect(created.map((response) => response.status)).toEqual([201, 201, 201, 201]);
+    const [a, b, c, d] = created.map((response) => response.body.data.id as string) as [string, string, string, string];
+    await buildListing(server.db, { categoryId: tablets.id, agentId: agent.id, status: 'ARCHIVED', price: 300, stockQuantity: 2 });
+
+    expect((await update(a, { price: 949.99, attributes: { brand: 'Apple', model: 'iPhone 15', storage: '256GB' } })).status).toBe(200);
+    expect((await update(b, { status: 'SOLD' })).status).toBe(200);
+    expect((await update(c, { categoryId: tablets.id })).status).toBe(200);
+    expect((await update(d, { status: 'AVAILABLE', stockQuantity: 4 })).status).toBe(200);
+    expect((await api.get(`/api/public/listings/${a}`)).status).toBe(200);
+    expect((await api.patch(`/api/commissions/listing/${a}`, { token: admin.token, json: { commissionPercent: 5 } })).status).toBe(200);
+    expect((await api.delete(`/api/listings/${c}`, { token: agent.token })).status).toBe(200);
+
+    const kept = await statistics();
+    await server.db.execute(sql`select listing_statistics_rebuild()`);
+    expect(kept).toEqual(await statistics());
+
+    const stats = await api.get('/api/commissions/asset-stats', { token: admin.token });
+    expect(stats.body.data).toMatchObject(await recountedAssets());
+    const filters = await api.get(`/api/public/filter-options?category=${encodeURIComponent(phones.displayName)}`);
+    expect(filters.status).toBe(200);
+    expect(filters.body.data.brand.options).toEqual(['Apple', 'Google']);
+    expect(filters.body.data.storage.options).toEqual(['128GB', '256GB']);
+    expect(filters.body.data.batteryHealth.options).toEqual([]);
+  });
+
+  it('drop an attribute value once no available listing of the category has it', async () => {
+    const response = await create({ title: 'Rare', attributes: { brand: 'Nothing', model: 'Phone 2', storage: '512GB' } });
+    const id: string = response.body.data.id;
+    const offered = () => rows(sql`select listings from listing_attribute_values where "categoryId" = ${phones.id} and field = 'brand' and value = 'Nothing'`);
+    expect(await offered()).toEqual([{ listings: 1 }]);
+    expect((await update(id, { status: 'ARCHIVED' })).status).toBe(200);
+    expect(await offered()).toEqual([]);
+  });
+
+  it('leave the statistics alone when a write changes no counted column', async () => {
+    const [listing] = await rows(sql`select id from listings where status = 'AVAILABLE' limit 1`);
+    const before = await statistics();
+    const { id } = listing as { id: string };
+    expect((await update(id, { title: 'Renamed', description: 'Still the same phone' })).status).toBe(200);
+    expect((await api.post(`/api/public/listings/${id}/inquiry`, { json: { method: 'call' } })).status).toBe(200);
+    expect(await statistics()).toEqual(before);
+  });
+});
