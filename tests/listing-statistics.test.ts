@@ -35,10 +35,10 @@ async function statistics() {
 }
 
 /** Asset figures counted straight from the listings, as the statistics must report them. */
-async function recountedAssets() {
+async function recountedAssets(): Promise<Record<string, unknown>> {
   const [totals] = await rows(sql`select count(*)::int as "totalAssets", coalesce(round(sum(price), 2), 0)::float as "totalValue",
     coalesce(sum("stockQuantity"), 0)::int as "totalStock" from listings`);
-  return totals;
+  return totals as Record<string, unknown>;
 }
 
 const create = (body: Record<string, unknown>) => api.post('/api/listings', { token: agent.token, json: { categoryId: phones.id, price: 100, ...body } });
