@@ -83,9 +83,20 @@ interface Service {
   stop: () => Promise<void>;
 }
 
-/** Starts the local server as its own process (`node --import tsx`, so its pid is the server's). */
+/**
+ * Compiles the functions, the local server and the floor into `dist/` (inside the project, so they
+ * resolve their packages from node_modules), as deployed code runs: plain JavaScript, no loader.
+ */
+function compile(): void {
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  // The compiled server finds the migrations and rewrites next to itself, as in the project.
+  fs.cpSync('drizzle', 'dist/drizzle', { recursive: true });
+  fs.copyFileSync('vercel.json', 'dist/vercel.json');
+}
+
+/** Starts the compiled local server as its own process. */
 async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
+  const child = spawn(process.execPath, ['dist/scripts/serve.js'], {
     env: { ...benchEnv, PORT: String(SERVICE_PORT), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -108,7 +119,7 @@ async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
 }
 
 async function startFloor(scenarioFile: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/floor-server.ts', scenarioFile], {
+  const child = spawn(process.execPath, ['dist/bench/floor-server.js', scenarioFile], {
     env: { ...benchEnv, PORT: String(FLOOR_PORT) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -248,8 +259,6 @@ async function benchSearch(scenario: Scenario): Promise<void> {
 
 async function benchColdStarts(): Promise<void> {
   console.log('\n## Cold start: import of each compiled function in a fresh Node process, then its first request\n');
-  // Compiled inside the project, so the functions resolve their packages from node_modules.
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   const rows = await measureColdStarts(path.resolve('dist'), benchEnv);
   table(
     ['route', 'method', 'access', 'import ms', 'first request ms', 'heavy packages'],
@@ -299,6 +308,7 @@ async function benchMemory(agentToken: string, categoryId: string): Promise<void
 }
 
 async function main(): Promise<void> {
+  compile();
   await ensureDatabase();
   const { runMigrations } = await import('../lib/db/migrate.js');
   await runMigrations();
