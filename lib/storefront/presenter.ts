@@ -39,16 +39,25 @@ function attributeText(value: unknown, booleanText: (value: boolean) => string):
   return String(value);
 }
 
+const isShown = (value: unknown) => value !== null && value !== undefined && value !== '';
+
 /**
  * Attributes worth showing (a missing or empty value says nothing), in the order of the category's
- * rules, then any others as stored.
+ * rules, then any others as stored. Runs for every item of every storefront page, so it walks the
+ * few rules and attributes directly rather than building and sorting.
  */
 function shownAttributes(attributes: Record<string, unknown>, rules: SchemaRule[]): Array<[string, unknown]> {
-  const rank = new Map(rules.map((rule, index) => [rule.field, index]));
-  const rankOf = (field: string) => rank.get(field) ?? rules.length;
-  return Object.entries(attributes)
-    .filter(([, value]) => value !== null && value !== undefined && value !== '')
-    .sort(([a], [b]) => rankOf(a) - rankOf(b));
+  const shown: Array<[string, unknown]> = [];
+  const ruled = new Set<string>();
+  for (const { field } of rules) {
+    if (ruled.has(field)) continue;
+    ruled.add(field);
+    if (Object.hasOwn(attributes, field) && isShown(attributes[field])) shown.push([field, attributes[field]]);
+  }
+  for (const [field, value] of Object.entries(attributes)) {
+    if (!ruled.has(field) && isShown(value)) shown.push([field, value]);
+  }
+  return shown;
 }
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
