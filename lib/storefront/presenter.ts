@@ -43,19 +43,18 @@ const isShown = (value: unknown) => value !== null && value !== undefined && val
 
 /**
  * Attributes worth showing (a missing or empty value says nothing), in the order of the category's
- * rules, then any others as stored. Runs for every item of every storefront page, so it walks the
- * few rules and attributes directly rather than building and sorting.
+ * rules (whose fields are unique), then any others as stored. Runs for every item of every
+ * storefront page, so it walks the few rules and attributes without building or sorting anything.
  */
 function shownAttributes(attributes: Record<string, unknown>, rules: SchemaRule[]): Array<[string, unknown]> {
   const shown: Array<[string, unknown]> = [];
-  const ruled = new Set<string>();
   for (const { field } of rules) {
-    if (ruled.has(field)) continue;
-    ruled.add(field);
-    if (Object.hasOwn(attributes, field) && isShown(attributes[field])) shown.push([field, attributes[field]]);
+    const value = attributes[field];
+    if (isShown(value) && Object.hasOwn(attributes, field)) shown.push([field, value]);
   }
-  for (const [field, value] of Object.entries(attributes)) {
-    if (!ruled.has(field) && isShown(value)) shown.push([field, value]);
+  for (const field in attributes) {
+    const value = attributes[field];
+    if (isShown(value) && !rules.some((rule) => rule.field === field)) shown.push([field, value]);
   }
   return shown;
 }
