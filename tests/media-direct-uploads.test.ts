@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listings } from '../lib/db/schema.js';
+import type { DirectUploadTicket } from '../lib/media/direct-upload.js';
 import { buildCategory } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import { apiClient, type ApiClient } from './support/http.js';
@@ -11,19 +12,6 @@ import { startTestServer, type TestServer } from './support/test-server.js';
 const FOLDER = 'test-shop/listings';
 const MEGABYTE = 1024 * 1024;
 const SIGNATURE_LIFETIME_SECONDS = 3600;
-
-interface Ticket {
-  uploadUrl: string;
-  cloudName: string;
-  apiKey: string;
-  timestamp: number;
-  expiresAt: string;
-  folder: string;
-  transformation: string;
-  format: string;
-  signature: string;
-  fields: Record<string, string | number>;
-}
 
 let host: LoopbackImageHost;
 let server: TestServer;
@@ -51,21 +39,21 @@ afterAll(async () => {
 
 const fields = (title: string) => ({ title, price: 250, categoryId, attributes: { brand: 'Apple', model: 'iPad', storage: '64GB' } });
 
-async function ticketFor(user: TestUser): Promise<Ticket> {
-  const response = await api.post<{ data: Ticket }>('/api/uploads/signature', { token: user.token });
+async function ticketFor(user: TestUser): Promise<DirectUploadTicket> {
+  const response = await api.post<{ data: DirectUploadTicket }>('/api/uploads/signature', { token: user.token });
   expect(response.status).toBe(200);
   return response.body.data;
 }
 
 /** Uploads one file straight to the image host, as a browser does with a ticket's fields. */
-async function uploadDirectly(ticket: Ticket, file: Buffer, fieldOverrides: Record<string, string> = {}): Promise<Response> {
+async function uploadDirectly(ticket: DirectUploadTicket, file: Buffer, fieldOverrides: Record<string, string> = {}): Promise<Response> {
   const form = new FormData();
   for (const [name, value] of Object.entries({ ...ticket.fields, ...fieldOverrides })) form.append(name, String(value));
   form.append('file', new Blob([file], { type: 'image/jpeg' }), 'photo.jpg');
   return fetch(ticket.uploadUrl, { method: 'POST', body: form });
 }
 
-async function uploaded(ticket: Ticket, file: Buffer): Promise<UploadResponse> {
+async function uploaded(ticket: DirectUploadTicket, file: Buffer): Promise<UploadResponse> {
   const response = await uploadDirectly(ticket, file);
   expect(response.status).toBe(200);
   return (await response.json()) as UploadResponse;
