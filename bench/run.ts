@@ -185,11 +185,14 @@ interface LoadResult {
   errors: number;
 }
 
-async function load(url: string, token?: string): Promise<LoadResult> {
+/** A short unrecorded run first, so both servers are measured warm (JIT-compiled, statements prepared, pages cached). */
+const WARM_UP_SECONDS = 2;
+
+async function load(url: string, token?: string, duration = DURATION): Promise<LoadResult> {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
-    duration: DURATION,
+    duration,
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
@@ -214,8 +217,12 @@ async function benchLoad(scenarios: Scenario[]): Promise<void> {
   const rows: Array<Array<string | number>> = [];
   try {
     for (const scenario of scenarios) {
-      const ours = await load(`http://127.0.0.1:${SERVICE_PORT}${scenario.path}`, scenario.token);
-      const base = await load(`http://127.0.0.1:${FLOOR_PORT}${scenario.path}`);
+      const serviceUrl = `http://127.0.0.1:${SERVICE_PORT}${scenario.path}`;
+      const floorUrl = `http://127.0.0.1:${FLOOR_PORT}${scenario.path}`;
+      await load(serviceUrl, scenario.token, WARM_UP_SECONDS);
+      await load(floorUrl, undefined, WARM_UP_SECONDS);
+      const ours = await load(serviceUrl, scenario.token);
+      const base = await load(floorUrl);
       rows.push([
         scenario.name,
         scenario.statements!.length,
