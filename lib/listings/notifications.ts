@@ -1,8 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
 import type { AuthUser } from '../auth/authenticate.js';
 import type { Executor } from '../db/client.js';
-import { notifications, users } from '../db/schema.js';
-import { notify, type NewNotification } from '../notifications/notify.js';
+import { notify, notifyRole, type NewNotification } from '../notifications/notify.js';
 
 interface NotifiedListing {
   id: string;
@@ -17,7 +15,7 @@ function toAgent(listing: NotifiedListing, item: Omit<NewNotification, 'userId' 
 
 /**
  * D16, in the transaction of the insert: the listing's agent is told, and when an agent created it,
- * every administrator too (one insert from a select of the administrators).
+ * every administrator too.
  */
 export async function notifyListingCreated(executor: Executor, listing: NotifiedListing, creator: AuthUser): Promise<void> {
   await notify(
@@ -25,22 +23,12 @@ export async function notifyListingCreated(executor: Executor, listing: Notified
     toAgent(listing, { type: 'LISTING_CREATED', title: 'Listing created', body: `Your listing "${listing.title}" was created.` }),
   );
   if (creator.role !== 'AGENT') return;
-  // An insert from a select names every column of the table, in order.
-  await executor.insert(notifications).select(
-    executor
-      .select({
-        id: sql<string>`gen_random_uuid()`.as('id'),
-        userId: users.id,
-        title: sql<string>`${'New listing'}`.as('title'),
-        body: sql<string>`${`${creator.name} created the listing "${listing.title}".`}`.as('body'),
-        type: sql<string>`${'LISTING_CREATED'}`.as('type'),
-        data: sql`${JSON.stringify({ listingId: listing.id })}::jsonb`.as('data'),
-        isRead: sql<boolean>`false`.as('isRead'),
-        createdAt: sql<Date>`now()`.as('createdAt'),
-      })
-      .from(users)
-      .where(eq(users.role, 'SUPER_ADMIN')),
-  );
+  await notifyRole(executor, 'SUPER_ADMIN', {
+    type: 'LISTING_CREATED',
+    title: 'New listing',
+    body: `${creator.name} created the listing "${listing.title}".`,
+    data: { listingId: listing.id },
+  });
 }
 
 /** D16: the agent hears of every update, and of a sale separately. */
