@@ -47,6 +47,30 @@ export async function findListing(executor: Executor, id: string): Promise<Listi
   return row;
 }
 
+/** A listing with its category's attribute rules, as posting it to the channel needs them. */
+export async function findListingWithRules(executor: Executor, id: string) {
+  const [row] = await executor
+    .select({
+      id: listings.id,
+      agentId: listings.agentId,
+      title: listings.title,
+      description: listings.description,
+      price: listings.price,
+      status: listings.status,
+      attributes: listings.attributes,
+      customTelegramCaption: listings.customTelegramCaption,
+      images: listings.images,
+      schemaRules: categories.schemaRules,
+    })
+    .from(listings)
+    .innerJoin(categories, eq(categories.id, listings.categoryId))
+    .where(eq(listings.id, id))
+    .limit(1);
+  return row;
+}
+
+export type ListingWithRules = NonNullable<Awaited<ReturnType<typeof findListingWithRules>>>;
+
 /** Reads the listing and locks it until the transaction ends, so concurrent writes to it queue up. */
 export async function lockListing(executor: Executor, id: string): Promise<ListingRow | undefined> {
   const [row] = await executor.select().from(listings).where(eq(listings.id, id)).for('update').limit(1);

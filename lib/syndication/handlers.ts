@@ -3,12 +3,13 @@ import { getDb } from '../db/client.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { RequestContext } from '../http/route.js';
+import { findListingWithRules } from '../listings/queries.js';
 import { plainCaption } from './caption.js';
 import { ChannelError } from './channel-error.js';
 import { activeMessengerTargetOrThrow, MESSENGER, messengerChannelOrThrow } from './configs.js';
 import { listingButtons, postListing } from './posting.js';
 import { logPresenter } from './presenter.js';
-import { findLogWithListing, findPostableListing, listingOfMessage, listLogs, type PostableListing } from './queries.js';
+import { findLogWithListing, listingOfMessage, listLogs, type PostableListing } from './queries.js';
 import type { LogsFilter } from './schema.js';
 
 /** An agent acts on the channel posts of their own listings only (D8); administrators on all. */
@@ -25,7 +26,7 @@ export async function listSyndicationLogs({ query }: { query: LogsFilter }, { us
 }
 
 async function postableListingOrThrow(listingId: string): Promise<PostableListing> {
-  const listing = await findPostableListing(await getDb(), listingId);
+  const listing = await findListingWithRules(await getDb(), listingId);
   if (!listing) throw notFoundError('Listing', listingId);
   return listing;
 }
@@ -80,7 +81,7 @@ export async function editChannelMessage({ params, body }: { params: { messageId
   const db = await getDb();
   const target = await messengerChannelOrThrow(db);
   const listingId = await listingOfMessage(db, target.channelId, params.messageId);
-  const listing = listingId ? await findPostableListing(db, listingId) : undefined;
+  const listing = listingId ? await findListingWithRules(db, listingId) : undefined;
   const buttons = listing ? await listingButtons(db, listing.id) : undefined;
   const caption = plainCaption(body.caption);
   const { channelPublisher } = await import('./channel-publisher.js');

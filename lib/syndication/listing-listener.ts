@@ -1,10 +1,11 @@
 import { getDb } from '../db/client.js';
 import type { ListingEvent } from '../events/listing-events.js';
+import { findListingWithRules } from '../listings/queries.js';
 import { log } from '../log.js';
 import type { ChannelPost } from './channel-posts.js';
 import { activeMessengerTarget, type MessengerTarget } from './configs.js';
 import { postListing } from './posting.js';
-import { findPostableListing, lastPostedMessage } from './queries.js';
+import { lastPostedMessage } from './queries.js';
 
 /** Removes a deleted listing's channel messages; each failure is logged and the rest go on. */
 async function removeChannelPosts(target: MessengerTarget, listingId: string, posts: ChannelPost[]): Promise<void> {
@@ -30,7 +31,7 @@ export async function syndicateListingEvent(event: ListingEvent): Promise<void> 
   const target = await activeMessengerTarget(db);
   if (!target) return;
   if (event.type === 'listing.deleted') return removeChannelPosts(target, event.listingId, event.channelPosts);
-  const listing = await findPostableListing(db, event.listingId);
+  const listing = await findListingWithRules(db, event.listingId);
   if (!listing) return;
   const hasPost = event.type === 'listing.updated' && (await lastPostedMessage(db, listing.id, target.channelId)) !== undefined;
   await postListing(listing, hasPost ? 'EDITED' : 'NEW_POST', target);

@@ -1,38 +1,14 @@
 import { and, count, desc, eq, isNotNull, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
-import { categories, listings, syndicationLogs, type SyndicationAction, type SyndicationStatus } from '../db/schema.js';
+import { listings, syndicationLogs, type SyndicationAction, type SyndicationStatus } from '../db/schema.js';
 import { offsetOf } from '../http/common-schemas.js';
+import type { ListingWithRules } from '../listings/queries.js';
 import type { CaptionListing } from './caption.js';
 import type { LogRow } from './presenter.js';
 import type { LogsFilter } from './schema.js';
 
 /** What posting needs of a listing: its owner, caption fields, category rules and images. */
-export interface PostableListing extends CaptionListing {
-  id: string;
-  agentId: string | null;
-  images: string[];
-}
-
-export async function findPostableListing(executor: Executor, listingId: string): Promise<PostableListing | undefined> {
-  const [row] = await executor
-    .select({
-      id: listings.id,
-      agentId: listings.agentId,
-      title: listings.title,
-      description: listings.description,
-      price: listings.price,
-      status: listings.status,
-      attributes: listings.attributes,
-      customTelegramCaption: listings.customTelegramCaption,
-      images: listings.images,
-      schemaRules: categories.schemaRules,
-    })
-    .from(listings)
-    .innerJoin(categories, eq(categories.id, listings.categoryId))
-    .where(eq(listings.id, listingId))
-    .limit(1);
-  return row;
-}
+export type PostableListing = CaptionListing & ListingWithRules;
 
 export async function insertPendingLog(executor: Executor, values: { listingId: string; platform: string; action: SyndicationAction; channelInfo: string }): Promise<LogRow> {
   const [row] = await executor
