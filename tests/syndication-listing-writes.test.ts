@@ -76,6 +76,21 @@ describe('listing writes drive the channel', () => {
     expect(await logsOf(id)).toMatchObject([{ status: 'SUCCESS', action: 'NEW_POST', channelInfo: CHANNEL, messageId: group!.result[0].message_id }]);
   });
 
+  it('removes every message of a media group post, buttons message included, when the listing is deleted', async () => {
+    const created = await createListing({}, [await photo('red'), await photo('blue'), await photo('green')]);
+    const { id } = created.body.data as { id: string };
+    await settleDeferredWork();
+    const [group] = bot.callsTo('sendMediaGroup');
+    const [buttons] = bot.callsTo('sendMessage');
+    const posted: number[] = [...group!.result.map((message: { message_id: number }) => message.message_id), buttons!.result.message_id];
+    for (const messageId of posted) expect(bot.messagesIn(CHANNEL).has(messageId)).toBe(true);
+
+    expect((await api.delete(`/api/listings/${id}`, { token: agent.token })).status).toBe(200);
+    await settleDeferredWork();
+    expect(bot.callsTo('deleteMessages').map((call) => call.params.message_ids)).toEqual([posted]);
+    for (const messageId of posted) expect(bot.messagesIn(CHANNEL).has(messageId)).toBe(false);
+  });
+
   it('edits the post when the listing is updated, and removes it when the listing is deleted', async () => {
     const created = await createListing();
     const { id } = created.body.data;
@@ -97,7 +112,7 @@ describe('listing writes drive the channel', () => {
     const deleted = await api.delete(`/api/listings/${id}`, { token: agent.token });
     await settleDeferredWork();
     expect(deleted.status).toBe(200);
-    expect(bot.callsTo('deleteMessage').map((call) => [call.chatId, Number(call.params.message_id)])).toEqual([[CHANNEL, messageId]]);
+    expect(bot.callsTo('deleteMessages').map((call) => [call.chatId, call.params.message_ids])).toEqual([[CHANNEL, [messageId]]]);
     expect(bot.messagesIn(CHANNEL).has(messageId)).toBe(false);
     expect(await logsOf(id)).toEqual([]);
   });

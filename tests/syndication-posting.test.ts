@@ -283,7 +283,8 @@ describe('POST /api/syndication/trigger/:listingId', () => {
     expect(buttons!.replyMarkup!.inline_keyboard[0]!.map((button) => button.text)).toEqual(['Explore']);
     expect(group!.result.map((message: { message_id: number }) => message.message_id)).toHaveLength(3);
     expect(response.body.data.messageId).toBe(group!.result[0].message_id);
-    expect((await logsOf(listing.id))[0]!.messageId).toBe(response.body.data.messageId);
+    const albumIds = group!.result.map((message: { message_id: number }) => message.message_id);
+    expect(await logsOf(listing.id)).toMatchObject([{ messageId: response.body.data.messageId, postMessageIds: [...albumIds, buttons!.result.message_id] }]);
     expect(bot.calls.map((call) => call.method)).toEqual(['sendMediaGroup', 'sendMessage']);
   });
 
@@ -637,13 +638,10 @@ describe('listing events', () => {
       type: 'listing.deleted',
       listingId: listing.id,
       title: listing.title,
-      channelPosts: [
-        { messageId: first, channelInfo: CHANNEL },
-        { messageId: second, channelInfo: CHANNEL },
-      ],
+      channelPosts: [{ channelInfo: CHANNEL, messageIds: [first, second] }],
     });
     await settleDeferredWork();
-    expect(bot.callsTo('deleteMessage').map((call) => Number(call.params.message_id)).sort()).toEqual([first, second].sort());
+    expect(bot.callsTo('deleteMessages').map((call) => call.params.message_ids)).toEqual([[first, second]]);
     expect(bot.messagesIn(CHANNEL).has(second)).toBe(false);
   });
 

@@ -144,6 +144,8 @@ export const syndicationLogs = pgTable(
     action: syndicationActionEnum('action').notNull().default('NEW_POST'),
     channelInfo: text('channelInfo').notNull().default(''),
     messageId: integer('messageId'),
+    /** Every message a successful new post sent, first to last (an album's items, then its buttons message). */
+    postMessageIds: integer('postMessageIds').array(),
     errorMessage: text('errorMessage'),
     runAt: timestamp('runAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
   },

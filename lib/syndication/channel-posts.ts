@@ -2,20 +2,27 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { syndicationLogs } from '../db/schema.js';
 
-/** A message the service posted to a channel for a listing. */
+/** The messages the service posted to one channel for a listing. */
 export interface ChannelPost {
-  messageId: number;
   channelInfo: string;
+  messageIds: number[];
 }
 
 /**
- * The channel messages of a listing that were posted successfully. Read before the listing is
- * deleted, because its logs go with it.
+ * The channel messages of a listing that were posted successfully, per channel: every message of
+ * each post (an album's items and its buttons message too). Read before the listing is deleted,
+ * because its logs go with it.
  */
 export async function channelPostsOfListing(executor: Executor, listingId: string): Promise<ChannelPost[]> {
   const rows = await executor
-    .selectDistinct({ messageId: syndicationLogs.messageId, channelInfo: syndicationLogs.channelInfo })
+    .select({ channelInfo: syndicationLogs.channelInfo, messageId: syndicationLogs.messageId, postMessageIds: syndicationLogs.postMessageIds })
     .from(syndicationLogs)
     .where(and(eq(syndicationLogs.listingId, listingId), eq(syndicationLogs.status, 'SUCCESS'), isNotNull(syndicationLogs.messageId)));
-  return rows.map((row) => ({ messageId: row.messageId!, channelInfo: row.channelInfo }));
+  const byChannel = new Map<string, Set<number>>();
+  for (const row of rows) {
+    const ids = byChannel.get(row.channelInfo) ?? new Set<number>();
+    for (const id of row.postMessageIds ?? [row.messageId!]) ids.add(id);
+    byChannel.set(row.channelInfo, ids);
+  }
+  return [...byChannel].map(([channelInfo, ids]) => ({ channelInfo, messageIds: [...ids].sort((a, b) => a - b) }));
 }

@@ -8,6 +8,8 @@ import type { LinkButton } from './keyboard.js';
 
 /** A media group holds at most 10 items. */
 const MAX_IMAGES = 10;
+/** deleteMessages takes at most 100 ids per call. */
+const MAX_DELETED_PER_CALL = 100;
 
 /** What a listing's channel post shows. */
 export interface PostContent {
@@ -38,8 +40,11 @@ async function photoOf(ref: string): Promise<InputFile | string> {
   }
 }
 
-/** Posts a listing: a text post, a photo, or a media group followed by the buttons. Returns the first message's id. */
-async function publish(client: BotClient, channelId: string, content: PostContent): Promise<number> {
+/**
+ * Posts a listing: a text post, a photo, or a media group followed by the buttons. Returns the ids
+ * of every message sent, first to last; the first is the post's message id.
+ */
+async function publish(client: BotClient, channelId: string, content: PostContent): Promise<number[]> {
   const photos = await Promise.all(content.images.slice(0, MAX_IMAGES).map(photoOf));
   const keyboard = keyboardOf(content.buttons);
   const markup = keyboard ? { reply_markup: keyboard } : {};
@@ -48,11 +53,11 @@ async function publish(client: BotClient, channelId: string, content: PostConten
     const message = await client.call('sendMessage', (api) =>
       api.sendMessage(channelId, content.caption, { parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...markup }),
     );
-    return message.message_id;
+    return [message.message_id];
   }
   if (rest.length === 0) {
     const message = await client.call('sendPhoto', (api) => api.sendPhoto(channelId, first, { caption: content.caption, parse_mode: 'HTML', ...markup }));
-    return message.message_id;
+    return [message.message_id];
   }
   const messages = await client.call('sendMediaGroup', (api) =>
     api.sendMediaGroup(
@@ -60,15 +65,24 @@ async function publish(client: BotClient, channelId: string, content: PostConten
       photos.map((media, index) => (index === 0 ? { type: 'photo' as const, media, caption: content.caption, parse_mode: 'HTML' as const } : { type: 'photo' as const, media })),
     ),
   );
-  const firstId = messages[0]?.message_id;
-  if (firstId === undefined) throw new ChannelError('Bot API sendMediaGroup returned no messages');
+  const ids = messages.map((message) => message.message_id);
+  if (ids.length === 0) throw new ChannelError('Bot API sendMediaGroup returned no messages');
   if (keyboard) {
     // The album is already on the channel: a failed buttons message must not turn it into a failure that a retry would post twice.
-    await client
+    const buttonsMessage = await client
       .call('sendMessage', (api) => api.sendMessage(channelId, content.buttonsText, { parse_mode: 'HTML', reply_markup: keyboard }))
-      .catch((error: unknown) => log.warn('channel buttons message failed', { channelId, messageId: firstId, error: (error as Error).message }));
+      .catch((error: unknown) => log.warn('channel buttons message failed', { channelId, messageId: ids[0], error: (error as Error).message }));
+    if (buttonsMessage) ids.push(buttonsMessage.message_id);
   }
-  return firstId;
+  return ids;
+}
+
+/** Deletes messages of one channel; the Bot API skips those already gone. */
+async function deleteAll(client: BotClient, channelId: string, messageIds: number[]): Promise<void> {
+  for (let start = 0; start < messageIds.length; start += MAX_DELETED_PER_CALL) {
+    const batch = messageIds.slice(start, start + MAX_DELETED_PER_CALL);
+    await client.call('deleteMessages', (api) => api.deleteMessages(channelId, batch));
+  }
 }
 
 const NOT_MODIFIED = /message is not modified/i;
@@ -116,5 +130,7 @@ export function channelPublisher(botToken: string) {
     editCaption: (channelId: string, messageId: number, caption: string, buttons: LinkButton[] | undefined, expectPhoto: boolean) =>
       edit(client, channelId, messageId, caption, buttons, expectPhoto),
     deleteMessage: (channelId: string, messageId: number) => client.call('deleteMessage', (api) => api.deleteMessage(channelId, messageId)),
+    /** Deletes a post's messages, skipping any already gone. */
+    deleteMessages: (channelId: string, messageIds: number[]) => deleteAll(client, channelId, messageIds),
   };
 }

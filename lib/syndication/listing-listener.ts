@@ -7,15 +7,15 @@ import { activeMessengerTarget, type MessengerTarget } from './configs.js';
 import { postListing } from './posting.js';
 import { lastPostedMessage } from './queries.js';
 
-/** Removes a deleted listing's channel messages; each failure is logged and the rest go on. */
+/** Removes a deleted listing's channel messages; a failure is logged and the other channels go on. */
 async function removeChannelPosts(target: MessengerTarget, listingId: string, posts: ChannelPost[]): Promise<void> {
   if (posts.length === 0) return;
   const { channelPublisher } = await import('./channel-publisher.js');
   const publisher = channelPublisher(target.botToken);
   await Promise.all(
     posts.map((post) =>
-      publisher.deleteMessage(post.channelInfo, post.messageId).catch((error: unknown) => {
-        log.warn('could not delete a channel post of a deleted listing', { listingId, messageId: post.messageId, error: (error as Error).message });
+      publisher.deleteMessages(post.channelInfo, post.messageIds).catch((error: unknown) => {
+        log.warn('could not delete the channel posts of a deleted listing', { listingId, messageIds: post.messageIds, error: (error as Error).message });
       }),
     ),
   );

@@ -48,7 +48,7 @@ async function recordFailure(entry: LogRow, listing: PostableListing, errorMessa
 
 /**
  * The posting flow (D13): a `PENDING` entry first, then the Bot API calls, then `SUCCESS` with the
- * message id, or `FAILED` with the reason and a notification to the listing's agent. A new post
+ * message id (and, for a new post, the ids of all its messages), or `FAILED` with the reason and a notification to the listing's agent. A new post
  * records its first message; an edit changes the listing's latest post in this channel. Never
  * throws for a channel failure: the entry says what happened.
  */
@@ -59,16 +59,17 @@ export async function postListing(listing: PostableListing, action: PostAction, 
     const content = await postContent(db, listing);
     const { channelPublisher } = await import('./channel-publisher.js');
     const publisher = channelPublisher(target.botToken);
-    let messageId: number;
+    let outcome: { messageId: number; postMessageIds: number[] | null };
     if (action === 'EDITED') {
       const posted = await lastPostedMessage(db, listing.id, target.channelId);
       if (posted === undefined) throw new ChannelError('The listing has no successful post in this channel to edit');
       await publisher.editPost(target.channelId, posted, content);
-      messageId = posted;
+      outcome = { messageId: posted, postMessageIds: null };
     } else {
-      messageId = await publisher.publish(target.channelId, content);
+      const sent = await publisher.publish(target.channelId, content);
+      outcome = { messageId: sent[0]!, postMessageIds: sent };
     }
-    return (await finishLog(db, entry.id, { status: 'SUCCESS', messageId })) ?? { ...entry, status: 'SUCCESS', messageId };
+    return (await finishLog(db, entry.id, { status: 'SUCCESS', ...outcome })) ?? { ...entry, status: 'SUCCESS', ...outcome };
   } catch (error) {
     const errorMessage = failureMessage(error, target.botToken);
     log.warn('channel posting failed', { listingId: listing.id, action, syndicationLogId: entry.id, errorMessage });

@@ -21,11 +21,16 @@ export async function insertPendingLog(executor: Executor, values: { listingId: 
 export async function finishLog(
   executor: Executor,
   id: string,
-  outcome: { status: Extract<SyndicationStatus, 'SUCCESS' | 'FAILED'>; messageId?: number | null; errorMessage?: string | null },
+  outcome: { status: Extract<SyndicationStatus, 'SUCCESS' | 'FAILED'>; messageId?: number | null; postMessageIds?: number[] | null; errorMessage?: string | null },
 ): Promise<LogRow | undefined> {
   const [row] = await executor
     .update(syndicationLogs)
-    .set({ status: outcome.status, messageId: outcome.messageId ?? null, errorMessage: outcome.errorMessage ?? null })
+    .set({
+      status: outcome.status,
+      messageId: outcome.messageId ?? null,
+      postMessageIds: outcome.postMessageIds ?? null,
+      errorMessage: outcome.errorMessage ?? null,
+    })
     .where(eq(syndicationLogs.id, id))
     .returning();
   return row;

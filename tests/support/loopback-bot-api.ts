@@ -193,6 +193,13 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
         const deleted = messagesIn(chatId).delete(Number(call.params.message_id));
         return deleted ? { ok: true, result: true } : { ok: false, ...badRequest('message to delete not found') };
       }
+      case 'deleteMessages': {
+        // The Bot API skips the messages it cannot find.
+        const ids = Array.isArray(call.params.message_ids) ? (call.params.message_ids as unknown[]).map(Number) : [];
+        if (ids.length === 0 || ids.length > 100) return badRequest('message_ids must list 1 to 100 messages');
+        for (const id of ids) messagesIn(chatId).delete(id);
+        return { ok: true, result: true };
+      }
       case 'setWebhook':
         webhook.url = String(call.params.url ?? '');
         webhook.secretToken = call.params.secret_token === undefined ? undefined : String(call.params.secret_token);

@@ -1,0 +1,1 @@
+ALTER TABLE "syndication_logs" ADD COLUMN "postMessageIds" integer[];
