@@ -717,7 +717,9 @@ describe('DELETE /api/listings/:id', () => {
   it('lets the owner delete a listing, its logs going with it, and emits listing.deleted with its channel posts', async () => {
     const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id, title: 'Goodbye' });
     await server.db.insert(syndicationLogs).values([
-      { listingId: listing.id, platform: 'MESSENGER', status: 'SUCCESS', channelInfo: '@shop', messageId: 42 },
+      { listingId: listing.id, platform: 'MESSENGER', status: 'SUCCESS', channelInfo: '@shop', messageId: 42, postMessageIds: [42, 43, 44] },
+      { listingId: listing.id, platform: 'MESSENGER', status: 'SUCCESS', action: 'EDITED', channelInfo: '@shop', messageId: 42 },
+      { listingId: listing.id, platform: 'MESSENGER', status: 'SUCCESS', channelInfo: '@archive', messageId: 7 },
       { listingId: listing.id, platform: 'MESSENGER', status: 'FAILED', channelInfo: '@shop' },
     ]);
     const response = await api.delete(`/api/listings/${listing.id}`, { token: agent.token });
@@ -726,7 +728,15 @@ describe('DELETE /api/listings/:id', () => {
     expect(await listingRow(listing.id)).toBeUndefined();
     expect(await server.db.select().from(syndicationLogs).where(eq(syndicationLogs.listingId, listing.id))).toHaveLength(0);
     await settleDeferredWork();
-    expect(events).toContainEqual({ type: 'listing.deleted', listingId: listing.id, title: 'Goodbye', channelPosts: [{ messageId: 42, channelInfo: '@shop' }] });
+    expect(events).toContainEqual({
+      type: 'listing.deleted',
+      listingId: listing.id,
+      title: 'Goodbye',
+      channelPosts: [
+        { channelInfo: '@archive', messageIds: [7] },
+        { channelInfo: '@shop', messageIds: [42, 43, 44] },
+      ],
+    });
   });
 
   it("lets an administrator delete any agent's listing", async () => {

@@ -24,5 +24,7 @@ export async function channelPostsOfListing(executor: Executor, listingId: strin
     for (const id of row.postMessageIds ?? [row.messageId!]) ids.add(id);
     byChannel.set(row.channelInfo, ids);
   }
-  return [...byChannel].map(([channelInfo, ids]) => ({ channelInfo, messageIds: [...ids].sort((a, b) => a - b) }));
+  return [...byChannel]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([channelInfo, ids]) => ({ channelInfo, messageIds: [...ids].sort((a, b) => a - b) }));
 }
