@@ -1,23 +1,19 @@
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { agentCodes } from '../lib/db/schema.js';
 import { buildAdmin, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer({ TRUST_PROXY: '1' });
+const api = server.api;
 let admin: TestUser;
 let address = 0;
 
 // Code checks are limited per client address: a trusted proxy gives each check its own.
 beforeAll(async () => {
-  server = await startTestServer({ TRUST_PROXY: '1' });
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
 });
-afterAll(() => server.close());
 
 async function createCode(body: Record<string, unknown> = {}) {
   const response = await api.post('/api/auth/agent-codes', { token: admin.token, json: { name: 'Jane Agent', ...body } });

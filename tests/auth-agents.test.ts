@@ -1,22 +1,18 @@
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listings, notifications, users } from '../lib/db/schema.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let admin: TestUser;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
 });
-afterAll(() => server.close());
 
 const PROFILE_KEYS = [
   'id', 'email', 'name', 'phone', 'role', 'profileImage',

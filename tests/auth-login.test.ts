@@ -1,18 +1,12 @@
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildAdmin, buildAgent } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer({ TRUST_PROXY: '1' });
+const api = server.api;
 
 // Sign-ins are limited per e-mail and client address: a trusted proxy lets a test change address.
-beforeAll(async () => {
-  server = await startTestServer({ TRUST_PROXY: '1' });
-  api = apiClient(server.baseUrl);
-});
-afterAll(() => server.close());
 
 function login(body: unknown, address = '198.51.100.1') {
   return api.post('/api/auth/login', { json: body, headers: { 'x-forwarded-for': address } });

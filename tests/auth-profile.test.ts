@@ -1,21 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../lib/db/schema.js';
 import { buildAgent, type TestUser } from './support/factories.js';
 import { imageForm, imageInfo, jpegOfSize, largeJpeg, notAnImage, smallPng, storedFiles } from './support/images.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
-});
-afterAll(() => server.close());
+const server = useTestServer();
+const api = server.api;
 
 const EMPTY_SOCIALS = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`social_${i + 1}`, null]));
 

@@ -1,22 +1,18 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { agentCodes, users } from '../lib/db/schema.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer({ TRUST_PROXY: '1' });
+const api = server.api;
 let admin: TestUser;
 let sequence = 0;
 
 // Sign-ups are limited per client address: a trusted proxy lets each test speak from its own.
 beforeAll(async () => {
-  server = await startTestServer({ TRUST_PROXY: '1' });
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
 });
-afterAll(() => server.close());
 
 function unique(): number {
   sequence += 1;

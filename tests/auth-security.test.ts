@@ -1,15 +1,15 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../lib/auth/tokens.js';
 import { agentCodes, users } from '../lib/db/schema.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient, type RequestOptions } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { RequestOptions } from './support/http.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let admin: TestUser;
 let agent: TestUser;
 const forged: Record<string, string> = {};
@@ -21,8 +21,6 @@ function claimsOf(user: TestUser) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db);
   const doomed = await buildAgent(server.db);
@@ -44,7 +42,6 @@ beforeAll(async () => {
   })();
   forged.deletedUser = doomed.token;
 });
-afterAll(() => server.close());
 
 interface ProtectedRoute {
   method: string;

@@ -1,23 +1,19 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { categories, users } from '../lib/db/schema.js';
 import { buildCategory } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let admin: TestUser;
 let agent: TestUser;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db);
 });
-afterAll(() => server.close());
 
 const DEFAULT_NAMES = ['PHONES', 'TABLETS_LAPTOPS', 'LAPTOPS', 'EARBUDS', 'SMARTWATCHES'];
 const CONDITION = { field: 'condition', type: 'select', required: false, options: ['Brand New', 'Used - Like New', 'Used - Good', 'Used - Fair'] };

@@ -1,25 +1,21 @@
 import crypto from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findCategoryByCodeOrDisplayName } from '../lib/categories/queries.js';
 import { categories, listings, users, type SchemaRule } from '../lib/db/schema.js';
 import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let admin: TestUser;
 let agent: TestUser;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db);
 });
-afterAll(() => server.close());
 
 const unique = () => crypto.randomBytes(4).toString('hex').toUpperCase();
 

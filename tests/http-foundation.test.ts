@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
-});
-afterAll(() => server.close());
+const server = useTestServer();
+const api = server.api;
 
 describe('health', () => {
   it('answers liveness at /health and /api/health without touching the database', async () => {

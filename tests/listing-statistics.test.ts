@@ -1,26 +1,22 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let admin: TestUser;
 let agent: TestUser;
 let phones: { id: string; displayName: string };
 let tablets: { id: string; displayName: string };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db);
   phones = await buildCategory(server.db);
   tablets = await buildCategory(server.db, { schemaRules: PHONE_RULES });
 });
-afterAll(() => server.close());
 
 async function rows(query: ReturnType<typeof sql>): Promise<unknown[]> {
   return ((await server.db.execute(query)) as unknown as { rows: unknown[] }).rows;

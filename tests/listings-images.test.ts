@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listings } from '../lib/db/schema.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
 import {
   decompressionBomb,
   imageForm,
@@ -19,10 +18,10 @@ import {
   storedFiles,
   svgImage,
 } from './support/images.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let admin: TestUser;
 let agent: TestUser;
 let otherAgent: TestUser;
@@ -33,8 +32,6 @@ let png: Buffer;
 const attributes = JSON.stringify({ brand: 'Apple', model: 'iPhone 15', storage: '128GB' });
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db);
   otherAgent = await buildAgent(server.db);
@@ -42,7 +39,6 @@ beforeAll(async () => {
   photo = await largeJpeg();
   png = await smallPng();
 });
-afterAll(() => server.close());
 
 function listingFields(title: string, extra: Record<string, string> = {}): Record<string, string> {
   return { title, price: '100', categoryId, attributes, ...extra };

@@ -1,16 +1,15 @@
 import crypto from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listings, notifications, syndicationLogs, users, type SchemaRule } from '../lib/db/schema.js';
 import { onListingEvent, type ListingEvent } from '../lib/events/listing-events.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let admin: TestUser;
 let agent: TestUser;
 let otherAgent: TestUser;
@@ -20,8 +19,6 @@ const events: ListingEvent[] = [];
 const phoneAttributes = { brand: 'Apple', model: 'iPhone 15', storage: '256GB' };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db, { name: 'Ada Admin' });
   agent = await buildAgent(server.db, { name: 'Alex Agent', phone: '+15550101' });
   otherAgent = await buildAgent(server.db, { name: 'Olive Other' });
@@ -30,7 +27,6 @@ beforeAll(async () => {
     events.push(event);
   });
 });
-afterAll(() => server.close());
 
 function form(fields: Record<string, string>): FormData {
   const body = new FormData();

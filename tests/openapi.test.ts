@@ -1,26 +1,22 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_METHODS, type RouteHandler } from '../lib/http/route.js';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
 import { ROUTE_MODULES, UNDOCUMENTED_ROUTES } from '../lib/openapi/route-modules.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../api');
 const documentedRoutes = discoverRoutes(apiDir).filter((route) => !UNDOCUMENTED_ROUTES.includes(route.pattern));
 const openApiPath = (pattern: string) => pattern.replace(/:(\w+)/g, '{$1}');
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let doc: any;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   doc = (await api.get('/api/openapi.json')).body;
 });
-afterAll(() => server.close());
 
 type Operation = { method: string; path: string; op: any };
 

@@ -1,18 +1,17 @@
 import { count, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { agentCodes, listings, users } from '../lib/db/schema.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 /**
  * Concurrent requests over real HTTP against one listing, one code or one address: every counter
  * and limit must come out exact, which only holds when each change is one atomic statement (or a
  * transaction that locks what it reads).
  */
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer({ TRUST_PROXY: '1' });
+const api = server.api;
 let admin: TestUser;
 let agent: TestUser;
 let categoryId: string;
@@ -20,13 +19,10 @@ let sequence = 0;
 
 // Sign-up limits count per client address: behind a trusted proxy each request names its own.
 beforeAll(async () => {
-  server = await startTestServer({ TRUST_PROXY: '1' });
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db);
   categoryId = (await buildCategory(server.db)).id;
 });
-afterAll(() => server.close());
 
 function next(): number {
   sequence += 1;

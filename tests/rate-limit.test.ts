@@ -1,23 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rateLimits } from '../lib/db/schema.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 /**
  * The fixed-window counter, exercised through `POST /api/auth/verify-agent-code` (20 per 15
  * minutes per client address). A trusted proxy lets each test speak from its own address.
  */
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer({ TRUST_PROXY: '1' });
+const api = server.api;
 let nextAddress = 1;
-
-beforeAll(async () => {
-  server = await startTestServer({ TRUST_PROXY: '1' });
-  api = apiClient(server.baseUrl);
-});
-afterAll(() => server.close());
 
 function newAddress(): string {
   nextAddress += 1;

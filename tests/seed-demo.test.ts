@@ -4,28 +4,24 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { count, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { listings, users } from '../lib/db/schema.js';
 import { DEMO_AGENT_PASSWORD, DEMO_AGENTS, seedDemoStore } from '../lib/seeding/demo-store.js';
 import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './support/databases.js';
 import { buildAdmin, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 const run = promisify(execFile);
 const projectRoot = path.resolve(import.meta.dirname, '..');
 const demoEmails = DEMO_AGENTS.map((agent) => agent.email);
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let admin: TestUser;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
 });
-afterAll(() => server.close());
 
 async function demoAgentCount(): Promise<number> {
   const [row] = await server.db.select({ total: count() }).from(users).where(inArray(users.email, demoEmails));

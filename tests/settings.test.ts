@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { settings, users } from '../lib/db/schema.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 const EMPTY = {
   siteName: '',
@@ -20,16 +19,13 @@ const EMPTY = {
   shopMapAddress: '',
 };
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let admin: TestUser;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
 });
-afterAll(() => server.close());
 
 async function storedSettings(): Promise<Record<string, unknown>> {
   const rows = await server.db.select({ key: settings.key, value: settings.value }).from(settings);

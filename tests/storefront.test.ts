@@ -1,24 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listings, users, type ListingAttributes, type SchemaRule } from '../lib/db/schema.js';
 import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
 import { buildAgent } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 const API_BASE_URL = 'https://api.shop.example';
 const HOST_IMAGE = 'https://res.cloudinary.com/demo/image/upload/v1/brostechnology/listings/a.webp';
 const LOCAL_IMAGE = '/uploads/0b4a0d1e-5f7a-4c1e-9a51-2f1b8d0c9e11.webp';
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer({ API_BASE_URL, TRUST_PROXY: '1' });
-  api = apiClient(server.baseUrl);
-});
-afterAll(() => server.close());
+const server = useTestServer({ API_BASE_URL, TRUST_PROXY: '1' });
+const api = server.api;
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 

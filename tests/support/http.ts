@@ -16,9 +16,11 @@ export interface RequestOptions {
 
 /**
  * A small HTTP client for the server under test; every response body is parsed when it is JSON.
+ * The base URL may be given as a function, read at each request (for a server started later).
  * `onResponse` sees every response (e.g. to scan all bodies a file received for secrets).
  */
-export function apiClient(baseUrl: string, onResponse?: (response: ApiResponse) => void) {
+export function apiClient(baseUrl: string | (() => string), onResponse?: (response: ApiResponse) => void) {
+  const base = typeof baseUrl === 'function' ? baseUrl : () => baseUrl;
   const send = async <T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
@@ -31,7 +33,7 @@ export function apiClient(baseUrl: string, onResponse?: (response: ApiResponse) 
     } else if (options.raw !== undefined) {
       body = options.raw as RequestInit['body'];
     }
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const response = await fetch(`${base()}${path}`, { method, headers, body });
     const text = await response.text();
     let parsed: unknown = text;
     if (response.headers.get('content-type')?.includes('application/json') && text) parsed = JSON.parse(text);

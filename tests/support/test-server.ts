@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { closeDb, getDb, type Database } from '../../lib/db/client.js';
 import { settleDeferredWork } from '../../lib/http/deferred-work.js';
 import { createLocalServer } from '../../lib/local-server/server.js';
+import { apiClient, type ApiClient } from './http.js';
 import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './databases.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -72,5 +73,42 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       fs.rmSync(uploadDir, { recursive: true, force: true });
       fs.rmSync(database.dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A test file's server, started before its tests and closed after them, with a client for it. */
+export interface TestServerHandle extends TestServer {
+  api: ApiClient;
+}
+
+/**
+ * Registers the file's server: started in a beforeAll that runs before the file's own hooks (it is
+ * registered first) and closed in an afterAll. Its fields may be read from hooks and tests.
+ */
+export function useTestServer(env: Record<string, string> = {}): TestServerHandle {
+  let started: TestServer | undefined;
+  const current = (): TestServer => {
+    if (!started) throw new Error('The test server is started in beforeAll: use it from hooks and tests');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startTestServer(env);
+  });
+  afterAll(() => started?.close());
+  return {
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    get db() {
+      return current().db;
+    },
+    get uploadDir() {
+      return current().uploadDir;
+    },
+    get dataDir() {
+      return current().dataDir;
+    },
+    close: () => current().close(),
+    api: apiClient(() => current().baseUrl),
   };
 }
