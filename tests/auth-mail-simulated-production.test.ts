@@ -3,25 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../lib/db/schema.js';
 import { captureLog } from './support/capture-log.js';
 import { buildAgent } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
 import { startLoopbackResend, type LoopbackResend } from './support/loopback-resend.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 /** In production a simulated e-mail is logged without its body, so the log never holds a reset code. */
-let server: TestServer;
-let api: ApiClient;
 let resend: LoopbackResend;
 
 beforeAll(async () => {
   // The provider is reachable, but without a key nothing may be sent to it.
   resend = await startLoopbackResend();
-  server = await startTestServer({ RESEND_BASE_URL: resend.baseUrl, NODE_ENV: 'production' });
-  api = apiClient(server.baseUrl);
 });
-afterAll(async () => {
-  await server.close();
-  await resend.close();
-});
+afterAll(() => resend.close());
+const server = useTestServer(() => ({ RESEND_BASE_URL: resend.baseUrl, NODE_ENV: 'production' }));
+const api = server.api;
 
 describe('simulated e-mail in production', () => {
   it('logs who the reset e-mail was for, never its code, and still stores the code for the reset', async () => {

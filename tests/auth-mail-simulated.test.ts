@@ -4,25 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../lib/db/schema.js';
 import { captureLog } from './support/capture-log.js';
 import { buildAgent } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
 import { startLoopbackResend, type LoopbackResend } from './support/loopback-resend.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 /** Without RESEND_API_KEY e-mails are simulated; outside production the log carries the code. */
-let server: TestServer;
-let api: ApiClient;
 let resend: LoopbackResend;
 
 beforeAll(async () => {
   // The provider is reachable, but without a key nothing may be sent to it.
   resend = await startLoopbackResend();
-  server = await startTestServer({ RESEND_BASE_URL: resend.baseUrl });
-  api = apiClient(server.baseUrl);
 });
-afterAll(async () => {
-  await server.close();
-  await resend.close();
-});
+afterAll(() => resend.close());
+const server = useTestServer(() => ({ RESEND_BASE_URL: resend.baseUrl }));
+const api = server.api;
 
 describe('simulated e-mail outside production', () => {
   it('logs the reset e-mail with its code, sends nothing, and the logged code resets the password', async () => {

@@ -5,25 +5,19 @@ import { passwordMatches } from '../lib/auth/passwords.js';
 import { users } from '../lib/db/schema.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildAgent, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
 import { startLoopbackResend, type LoopbackResend } from './support/loopback-resend.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
 let resend: LoopbackResend;
 
 const FORGOT_MESSAGE = 'If an account exists for that e-mail, a reset code has been sent to it.';
 
 beforeAll(async () => {
   resend = await startLoopbackResend();
-  server = await startTestServer({ RESEND_API_KEY: resend.apiKey, RESEND_BASE_URL: resend.baseUrl, MAIL_FROM: 'Shop <no-reply@shop.example>' });
-  api = apiClient(server.baseUrl);
 });
-afterAll(async () => {
-  await server.close();
-  await resend.close();
-});
+afterAll(() => resend.close());
+const server = useTestServer(() => ({ RESEND_API_KEY: resend.apiKey, RESEND_BASE_URL: resend.baseUrl, MAIL_FROM: 'Shop <no-reply@shop.example>' }));
+const api = server.api;
 beforeEach(() => resend.failWith(undefined));
 
 function sha256(text: string): string {

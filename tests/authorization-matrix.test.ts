@@ -2,15 +2,14 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { syndicationLogs, users } from '../lib/db/schema.js';
 import { notify } from '../lib/notifications/notify.js';
 import type { RouteHandler } from '../lib/http/route.js';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 /**
  * Every function under api/ and every method it declares, discovered from the files, so a new
@@ -34,17 +33,15 @@ function concretePath(pattern: string): string {
   return pattern.replace(/:(\w+)/g, (_, name: string) => PARAM_VALUES[name] ?? crypto.randomUUID());
 }
 
-let server: TestServer;
-let api: ApiClient;
+// Outside services point at a closed loopback port: nothing here may leave the machine.
+const server = useTestServer({ MESSENGER_API_ROOT: 'http://127.0.0.1:9', RESEND_BASE_URL: 'http://127.0.0.1:9' });
+const api = server.api;
 let admin: TestUser;
 let agent: TestUser;
 let expired: string;
 let deletedUserToken: string;
 
 beforeAll(async () => {
-  // Outside services point at a closed loopback port: nothing here may leave the machine.
-  server = await startTestServer({ MESSENGER_API_ROOT: 'http://127.0.0.1:9', RESEND_BASE_URL: 'http://127.0.0.1:9' });
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db);
   expired = await expiredToken(agent);
@@ -52,7 +49,6 @@ beforeAll(async () => {
   deletedUserToken = doomed.token;
   await server.db.delete(users).where(eq(users.id, doomed.id));
 });
-afterAll(() => server.close());
 
 describe('route discovery', () => {
   it('finds the functions and their declared access', () => {

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCategory } from './support/catalog-factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = fs.existsSync(CHROMIUM);
@@ -22,14 +21,12 @@ const BROWSER_ARGS = [
 /** The one skip this suite allows: the browser tests need Chromium, and say so in their names when it is missing. */
 const browserNote = hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`;
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let userDataDir: string | undefined;
 let browser: BrowserContext | undefined;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   if (hasChromium) {
     userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-browser-'));
     browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS });
@@ -38,7 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
-  await server.close();
 });
 
 describe('GET /api/docs', () => {

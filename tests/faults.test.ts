@@ -11,7 +11,7 @@ import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { makeTempDir, testPostgresUrl } from './support/databases.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import { apiClient, type ApiClient } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -107,8 +107,8 @@ function storedFiles(dir: string): string[] {
   return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
 }
 
-let server: TestServer;
-let api: ApiClient;
+const server = useTestServer();
+const api = server.api;
 let admin: TestUser;
 let agent: TestUser;
 let categoryId: string;
@@ -118,8 +118,6 @@ let remoteApi: ApiClient;
 let remoteDataDir: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db);
   categoryId = (await buildCategory(server.db)).id;
@@ -145,7 +143,6 @@ beforeAll(async () => {
 afterAll(async () => {
   remote?.child.kill();
   await proxy?.stop();
-  await server.close();
   fs.rmSync(remoteDataDir, { recursive: true, force: true });
 });
 

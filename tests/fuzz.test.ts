@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCategory } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import {
@@ -20,8 +20,8 @@ import {
   type DiscoveredEndpoint,
   type RawRequest,
 } from './support/fuzz-inputs.js';
-import { apiClient, type ApiClient, type ApiResponse } from './support/http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { type ApiResponse } from './support/http.js';
+import { useTestServer } from './support/test-server.js';
 
 /**
  * Random and hostile input against every endpoint, discovered from `api/` so that a new route is
@@ -39,15 +39,13 @@ const reads = endpoints.filter((endpoint) => endpoint.method === 'GET');
 const RUNS = 20;
 const label = ({ method, pattern, access }: DiscoveredEndpoint) => `${method} ${pattern} (${access})`;
 
-let server: TestServer;
-let api: ApiClient;
+// Outside services point at a closed loopback port: nothing here may leave the machine.
+const server = useTestServer({ MESSENGER_API_ROOT: 'http://127.0.0.1:9', RESEND_BASE_URL: 'http://127.0.0.1:9', TRUST_PROXY: '1' });
+const api = server.api;
 let admin: TestUser;
 let agent: TestUser;
 
 beforeAll(async () => {
-  // Outside services point at a closed loopback port: nothing here may leave the machine.
-  server = await startTestServer({ MESSENGER_API_ROOT: 'http://127.0.0.1:9', RESEND_BASE_URL: 'http://127.0.0.1:9', TRUST_PROXY: '1' });
-  api = apiClient(server.baseUrl);
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db);
   await buildCategory(server.db);
@@ -57,7 +55,6 @@ beforeAll(async () => {
     if (plain.status < 400 && !enveloped) unenveloped.add(endpoint);
   }
 });
-afterAll(() => server.close());
 
 function storedFiles(): string[] {
   return fs.existsSync(server.uploadDir) ? fs.readdirSync(server.uploadDir).sort() : [];

@@ -4,18 +4,21 @@ import { listings } from '../lib/db/schema.js';
 import type { DirectUploadTicket } from '../lib/media/direct-upload.js';
 import { buildCategory } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
 import { imageForm, imageInfo, jpegOfSize, largeJpeg, smallPng } from './support/images.js';
 import { startLoopbackImageHost, type LoopbackImageHost, type UploadResponse } from './support/loopback-image-host.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 const FOLDER = 'test-shop/listings';
 const MEGABYTE = 1024 * 1024;
 const SIGNATURE_LIFETIME_SECONDS = 3600;
 
 let host: LoopbackImageHost;
-let server: TestServer;
-let api: ApiClient;
+beforeAll(async () => {
+  host = await startLoopbackImageHost();
+});
+afterAll(() => host.close());
+const server = useTestServer(() => ({ STORAGE_PROVIDER: 'cloudinary', CLOUDINARY_URL: host.cloudinaryUrl, IMAGE_HOST_FOLDER: FOLDER }));
+const api = server.api;
 let agent: TestUser;
 let admin: TestUser;
 let categoryId: string;
@@ -23,18 +26,11 @@ let png: Buffer;
 let photo: Buffer;
 
 beforeAll(async () => {
-  host = await startLoopbackImageHost();
-  server = await startTestServer({ STORAGE_PROVIDER: 'cloudinary', CLOUDINARY_URL: host.cloudinaryUrl, IMAGE_HOST_FOLDER: FOLDER });
-  api = apiClient(server.baseUrl);
   agent = await buildAgent(server.db);
   admin = await buildAdmin(server.db);
   categoryId = (await buildCategory(server.db)).id;
   png = await smallPng();
   photo = await largeJpeg();
-});
-afterAll(async () => {
-  await server.close();
-  await host.close();
 });
 
 const fields = (title: string) => ({ title, price: 250, categoryId, attributes: { brand: 'Apple', model: 'iPad', storage: '64GB' } });

@@ -3,32 +3,28 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listings } from '../lib/db/schema.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAgent, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
 import { imageForm, imageInfo, largeJpeg, smallPng, storedFiles } from './support/images.js';
 import { startLoopbackImageHost, type LoopbackImageHost } from './support/loopback-image-host.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 const FOLDER = 'test-shop/listings';
 
 let host: LoopbackImageHost;
-let server: TestServer;
-let api: ApiClient;
+beforeAll(async () => {
+  host = await startLoopbackImageHost();
+});
+afterAll(() => host.close());
+// The SDK reads CLOUDINARY_URL when first imported, which is on the first image request, after this.
+const server = useTestServer(() => ({ STORAGE_PROVIDER: 'cloudinary', CLOUDINARY_URL: host.cloudinaryUrl, IMAGE_HOST_FOLDER: FOLDER }));
+const api = server.api;
 let agent: TestUser;
 let categoryId: string;
 let png: Buffer;
 
 beforeAll(async () => {
-  host = await startLoopbackImageHost();
-  // The SDK reads CLOUDINARY_URL when first imported, which is on the first image request, after this.
-  server = await startTestServer({ STORAGE_PROVIDER: 'cloudinary', CLOUDINARY_URL: host.cloudinaryUrl, IMAGE_HOST_FOLDER: FOLDER });
-  api = apiClient(server.baseUrl);
   agent = await buildAgent(server.db);
   categoryId = (await buildCategory(server.db)).id;
   png = await smallPng();
-});
-afterAll(async () => {
-  await server.close();
-  await host.close();
 });
 beforeEach(() => host.recover());
 

@@ -5,17 +5,15 @@ import { emitListingEvent } from '../lib/events/listing-events.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
+import { apiClient } from './support/http.js';
 import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '800000001:AAConfigTestsBotToken_abcdefghijklmnop';
 const OTHER_TOKEN = '800000002:AAConfigTestsOtherToken_qrstuvwxyz012';
 const CHANNEL = '-1005550001111';
 
 let bot: LoopbackBotApi;
-let server: TestServer;
-let api: ApiClient;
 let admin: TestUser;
 let agent: TestUser;
 const responseTexts: string[] = [];
@@ -23,15 +21,14 @@ const responseTexts: string[] = [];
 beforeAll(async () => {
   bot = await startLoopbackBotApi({ token: BOT_TOKEN, bot: { id: 8000001, first_name: 'Deals Bot', username: 'deals_bot' } });
   bot.acceptToken(OTHER_TOKEN);
-  // No environment defaults and no storefront: only stored configs exist here.
-  server = await startTestServer({ MESSENGER_API_ROOT: bot.apiRoot, MESSENGER_BOT_TOKEN: '', MESSENGER_CHANNEL_ID: '', STOREFRONT_URL: '' });
-  api = apiClient(server.baseUrl, (response) => responseTexts.push(response.text));
+});
+afterAll(() => bot.close());
+// No environment defaults and no storefront: only stored configs exist here.
+const server = useTestServer(() => ({ MESSENGER_API_ROOT: bot.apiRoot, MESSENGER_BOT_TOKEN: '', MESSENGER_CHANNEL_ID: '', STOREFRONT_URL: '' }));
+const api = apiClient(() => server.baseUrl, (response) => responseTexts.push(response.text));
+beforeAll(async () => {
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db);
-});
-afterAll(async () => {
-  await server.close();
-  await bot.close();
 });
 beforeEach(async () => {
   bot.reset();

@@ -7,36 +7,32 @@ import { listings, notifications, syndicationLogs } from '../lib/db/schema.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory } from './support/catalog-factories.js';
 import { buildAgent, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
 import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '900000001:AAListingWritesBotToken_abcdefghijklm';
 const CHANNEL = '-1007770002222';
 const STOREFRONT = 'https://store.example';
 
 let bot: LoopbackBotApi;
-let server: TestServer;
-let api: ApiClient;
 let agent: TestUser;
 let categoryId: string;
 
 beforeAll(async () => {
   bot = await startLoopbackBotApi({ token: BOT_TOKEN });
-  server = await startTestServer({
-    MESSENGER_API_ROOT: bot.apiRoot,
-    MESSENGER_BOT_TOKEN: BOT_TOKEN,
-    MESSENGER_CHANNEL_ID: CHANNEL,
-    STOREFRONT_URL: STOREFRONT,
-    MESSENGER_TIMEOUT_MS: '1000',
-  });
-  api = apiClient(server.baseUrl);
+});
+afterAll(() => bot.close());
+const server = useTestServer(() => ({
+  MESSENGER_API_ROOT: bot.apiRoot,
+  MESSENGER_BOT_TOKEN: BOT_TOKEN,
+  MESSENGER_CHANNEL_ID: CHANNEL,
+  STOREFRONT_URL: STOREFRONT,
+  MESSENGER_TIMEOUT_MS: '1000',
+}));
+const api = server.api;
+beforeAll(async () => {
   agent = await buildAgent(server.db);
   categoryId = (await buildCategory(server.db)).id;
-});
-afterAll(async () => {
-  await server.close();
-  await bot.close();
 });
 beforeEach(() => bot.reset());
 

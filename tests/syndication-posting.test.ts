@@ -8,17 +8,15 @@ import { emitListingEvent } from '../lib/events/listing-events.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
-import { apiClient, type ApiClient } from './support/http.js';
+import { apiClient } from './support/http.js';
 import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '700000001:AAEnvironmentBotTokenForPostingTests_x1';
 const CHANNEL = '-1001234567890';
 const STOREFRONT = 'https://shop.example';
 
 let bot: LoopbackBotApi;
-let server: TestServer;
-let api: ApiClient;
 let admin: TestUser;
 let agent: TestUser;
 let otherAgent: TestUser;
@@ -28,22 +26,21 @@ const responseTexts: string[] = [];
 
 beforeAll(async () => {
   bot = await startLoopbackBotApi({ token: BOT_TOKEN });
-  server = await startTestServer({
-    MESSENGER_API_ROOT: bot.apiRoot,
-    MESSENGER_BOT_TOKEN: BOT_TOKEN,
-    MESSENGER_CHANNEL_ID: CHANNEL,
-    STOREFRONT_URL: STOREFRONT,
-    MESSENGER_TIMEOUT_MS: '1500',
-  });
-  api = apiClient(server.baseUrl, (response) => responseTexts.push(response.text));
+});
+afterAll(() => bot.close());
+const server = useTestServer(() => ({
+  MESSENGER_API_ROOT: bot.apiRoot,
+  MESSENGER_BOT_TOKEN: BOT_TOKEN,
+  MESSENGER_CHANNEL_ID: CHANNEL,
+  STOREFRONT_URL: STOREFRONT,
+  MESSENGER_TIMEOUT_MS: '1500',
+}));
+const api = apiClient(() => server.baseUrl, (response) => responseTexts.push(response.text));
+beforeAll(async () => {
   admin = await buildAdmin(server.db);
   agent = await buildAgent(server.db, { name: 'Alice Agent' });
   otherAgent = await buildAgent(server.db);
   categoryId = (await buildCategory(server.db)).id;
-});
-afterAll(async () => {
-  await server.close();
-  await bot.close();
 });
 beforeEach(async () => {
   bot.reset();

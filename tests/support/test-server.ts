@@ -82,17 +82,19 @@ export interface TestServerHandle extends TestServer {
 }
 
 /**
- * Registers the file's server: started in a beforeAll that runs before the file's own hooks (it is
- * registered first) and closed in an afterAll. Its fields may be read from hooks and tests.
+ * Registers the file's server: started in a beforeAll and closed in an afterAll, both running in
+ * the order of registration (after hooks in reverse). `env` may be a function, read when the
+ * server starts, for configuration that points at loopback services started by earlier hooks.
+ * Its fields may be read from hooks and tests.
  */
-export function useTestServer(env: Record<string, string> = {}): TestServerHandle {
+export function useTestServer(env: Record<string, string> | (() => Record<string, string>) = {}): TestServerHandle {
   let started: TestServer | undefined;
   const current = (): TestServer => {
     if (!started) throw new Error('The test server is started in beforeAll: use it from hooks and tests');
     return started;
   };
   beforeAll(async () => {
-    started = await startTestServer(env);
+    started = await startTestServer(typeof env === 'function' ? env() : env);
   });
   afterAll(() => started?.close());
   return {
