@@ -83,8 +83,12 @@ export async function lockListing(executor: Executor, id: string): Promise<Listi
  */
 export async function imagesInUse(tx: Executor, refs: readonly string[]): Promise<string[]> {
   if (refs.length === 0) return [];
-  const lockOrder = [...refs].sort();
-  for (const ref of lockOrder) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${ref}, 0))`);
+  // One statement takes every lock, in a fixed order, so two writes naming the same images cannot deadlock.
+  const named = sql`array[${sql.join(
+    refs.map((ref) => sql`${ref}`),
+    sql`, `,
+  )}]::text[]`;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(ref, 0)) from (select ref from unnest(${named}) as ref order by ref) as sorted`);
   const holders = await tx.select({ images: listings.images }).from(listings).where(arrayOverlaps(listings.images, [...refs]));
   return refs.filter((ref) => holders.some((holder) => holder.images.includes(ref)));
 }
