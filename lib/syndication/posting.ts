@@ -48,9 +48,10 @@ async function recordFailure(entry: LogRow, listing: PostableListing, errorMessa
 
 /**
  * The posting flow (D13): a `PENDING` entry first, then the Bot API calls, then `SUCCESS` with the
- * message id (and, for a new post, the ids of all its messages), or `FAILED` with the reason and a notification to the listing's agent. A new post
- * records its first message; an edit changes the listing's latest post in this channel. Never
- * throws for a channel failure: the entry says what happened.
+ * message id, or `FAILED` with the reason and a notification to the listing's agent. A new post
+ * records its first message as the message id and every message it sent (so all can be deleted);
+ * an edit changes the listing's latest post in this channel. Never throws for a channel failure:
+ * the entry says what happened.
  */
 export async function postListing(listing: PostableListing, action: PostAction, target: MessengerTarget): Promise<LogRow> {
   const db = await getDb();
