@@ -110,7 +110,7 @@ describe('PUT /api/auth/me: happy path', () => {
 
   it('changes the e-mail (stored lower-cased) so the account signs in with the new one', async () => {
     const agent = await buildAgent(server.db);
-    const response = await api.put('/api/auth/me', { token: agent.token, form: form({ email: `New-${agent.email.toUpperCase()}` }) });
+    const response = await api.put('/api/auth/me', { token: agent.token, form: form({ email: `New-${agent.email.toUpperCase()}`, currentPassword: agent.password }) });
     expect(response.status).toBe(200);
     expect(response.body.data.email).toBe(`new-${agent.email}`);
     expect((await stored(agent)).email).toBe(`new-${agent.email}`);
@@ -136,7 +136,7 @@ describe('PUT /api/auth/me: errors', () => {
   it('answers 409 for an e-mail another account has, changing nothing', async () => {
     const agent = await buildAgent(server.db);
     const other = await buildAgent(server.db);
-    const response = await api.put('/api/auth/me', { token: agent.token, json: { email: other.email.toUpperCase(), name: 'Not Applied' } });
+    const response = await api.put('/api/auth/me', { token: agent.token, json: { email: other.email.toUpperCase(), name: 'Not Applied', currentPassword: agent.password } });
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ success: false, error: 'A record with that value already exists' });
     expect(await stored(agent)).toMatchObject({ email: agent.email, name: agent.name });

@@ -42,18 +42,35 @@ export async function upsertAdmin(db: Database, account: AdminAccount): Promise<
   return { id: created.id, created: true };
 }
 
-/** Makes sure the administrator named by ADMIN_EMAIL/ADMIN_PASSWORD exists (never changes an existing one's password). */
+/**
+ * Makes sure the administrator named by ADMIN_EMAIL/ADMIN_PASSWORD exists. It only ever creates
+ * that account: an existing account with the address (whatever its role) is left exactly as it is,
+ * so nobody can become an administrator by taking the configured address first.
+ */
 export async function ensureConfiguredAdmin(): Promise<void> {
   const admin = config().admin;
   if (!admin) return;
   const db = await getDb();
   const email = admin.email.toLowerCase();
-  const [existing] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) = ${email} and ${users.role} = 'SUPER_ADMIN'`)
-    .limit(1);
-  if (existing) return;
-  const { created } = await upsertAdmin(db, admin);
-  log.info(created ? 'created the configured administrator' : 'promoted the configured administrator', { email });
+  const roleOfAddress = async () => {
+    const [existing] = await db.select({ role: users.role }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+    return existing?.role;
+  };
+  let role = await roleOfAddress();
+  if (!role) {
+    const [created] = await db
+      .insert(users)
+      .values({ email, password: await hashPassword(admin.password), name: admin.name, phone: admin.phone, role: 'SUPER_ADMIN' })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (created) {
+      log.info('created the configured administrator', { email });
+      return;
+    }
+    // Another instance, or a sign-up, took the address in the meantime.
+    role = await roleOfAddress();
+  }
+  if (role !== 'SUPER_ADMIN') {
+    log.warn('ADMIN_EMAIL names an existing account that is not an administrator; it was left unchanged (npm run create-admin promotes an account deliberately)', { email });
+  }
 }

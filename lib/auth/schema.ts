@@ -119,6 +119,8 @@ export const ProfileUpdateBody = v.object(
     social_8: ClearableLink,
     website: ClearableLink,
     customSocials: CustomSocials,
+    /** Required to change `email` (D40): a token alone must not be able to move the account. */
+    currentPassword: v.optional(v.pipe(v.string('must be a string'), v.maxLength(1024, 'must be at most 1024 characters'))),
   },
   fieldsMessage,
 );
