@@ -1,5 +1,5 @@
-import { getOwnProfile, updateOwnProfile } from '../../lib/auth/handlers.js';
-import { ProfileUpdateBody, profileForm } from '../../lib/auth/schema.js';
+import { getOwnProfile, updateOwnProfile } from '../../lib/auth/profile-handlers.js';
+import { ProfileUpdateBody, profileForm } from '../../lib/auth/profile-schema.js';
 import { endpoint, route } from '../../lib/http/route.js';
 
 export default route({

@@ -1,5 +1,5 @@
 import { endpoint, route } from '../../lib/http/route.js';
-import { listSyndicationLogs } from '../../lib/syndication/handlers.js';
+import { listSyndicationLogs } from '../../lib/syndication/log-handlers.js';
 import { LogsQuery } from '../../lib/syndication/schema.js';
 
 export default route({

@@ -3,7 +3,7 @@ import type { Database, Executor } from '../db/client.js';
 import { listings, users } from '../db/schema.js';
 import { offsetOf, type PageQuery } from '../http/common-schemas.js';
 import { agentColumns, profileColumns } from './presenter.js';
-import type { ProfileUpdate } from './schema.js';
+import type { ProfileUpdate } from './profile-schema.js';
 
 export const RESET_CODE_LIFETIME_MINUTES = 15;
 /** Wrong tries a reset code survives; the last one clears it. */
@@ -39,7 +39,7 @@ export async function findProfile(db: Database, id: string) {
  * Applies profile changes (and a new profile image reference) in one transaction, answering the
  * updated profile and the image it replaced, whose file the caller removes once this has committed.
  */
-export async function updateProfile(db: Database, id: string, changes: ProfileUpdate & { profileImage?: string }) {
+export async function updateProfile(db: Database, id: string, changes: Omit<ProfileUpdate, 'currentPassword'> & { profileImage?: string }) {
   const values = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   if (Object.keys(values).length === 0) return { profile: await findProfile(db, id), replacedImage: null };
   return db.transaction(async (tx) => {

@@ -1,8 +1,8 @@
-import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { ApiError } from './api-error.js';
-import { contentTypeOf, readJsonBody } from './json-body.js';
+import { contentTypeOf, discardBody, type IncomingRequest } from './incoming-request.js';
+import { readJsonBody } from './json-body.js';
 
 export interface IncomingFile {
   field: string;
@@ -34,16 +34,16 @@ function megabytes(bytes: number): string {
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
-function parseMultipart<T>(req: IncomingMessage, spec: FormSpec<T>): Promise<ParsedForm<T>> {
+function parseMultipart<T>(request: IncomingRequest, spec: FormSpec<T>): Promise<ParsedForm<T>> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
-        headers: req.headers,
+        headers: request.headers,
         limits: { files: spec.maxFiles, fileSize: spec.maxFileBytes, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
       });
     } catch {
-      req.resume();
+      discardBody(request);
       reject(ApiError.badRequest('Malformed multipart body'));
       return;
     }
@@ -87,8 +87,8 @@ function parseMultipart<T>(req: IncomingMessage, spec: FormSpec<T>): Promise<Par
     parser.on('filesLimit', () => fail(ApiError.badRequest(`Too many files: at most ${spec.maxFiles}`)));
     parser.on('fieldsLimit', () => fail(ApiError.badRequest(`Too many form fields: at most ${MAX_FIELDS}`)));
     parser.on('error', () => {
-      req.unpipe(parser);
-      req.resume();
+      request.body.unpipe(parser);
+      discardBody(request);
       reject(failure ?? ApiError.badRequest('Malformed multipart body'));
     });
     parser.on('close', () => {
@@ -99,8 +99,9 @@ function parseMultipart<T>(req: IncomingMessage, spec: FormSpec<T>): Promise<Par
         resolve({ fields, files: results.map((result) => (result as PromiseFulfilledResult<{ field: string; value: T }>).value) });
       }, reject);
     });
-    req.on('aborted', () => reject(ApiError.badRequest('Request aborted')));
-    req.pipe(parser);
+    // A Node request says 'aborted' when its client goes away; a Web body stream errors.
+    for (const event of ['aborted', 'error']) request.body.on(event, () => reject(ApiError.badRequest('Request aborted')));
+    request.body.pipe(parser);
   });
 }
 
@@ -108,16 +109,16 @@ function parseMultipart<T>(req: IncomingMessage, spec: FormSpec<T>): Promise<Par
  * Reads a form write: multipart/form-data (with files) or, for clients that send no files,
  * a JSON object with the same fields. An empty body reads as no fields.
  */
-export async function readForm<T>(req: IncomingMessage, spec: FormSpec<T>): Promise<ParsedForm<T>> {
-  const type = contentTypeOf(req);
-  if (type === 'multipart/form-data') return parseMultipart(req, spec);
+export async function readForm<T>(request: IncomingRequest, spec: FormSpec<T>): Promise<ParsedForm<T>> {
+  const type = contentTypeOf(request);
+  if (type === 'multipart/form-data') return parseMultipart(request, spec);
   if (type === '' || type === 'application/json') {
-    const body = await readJsonBody(req);
+    const body = await readJsonBody(request);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw ApiError.badRequest('Invalid request body: expected an object of fields');
     }
     return { fields: body as Record<string, unknown>, files: [] };
   }
-  req.resume();
+  discardBody(request);
   throw new ApiError(415, 'Content-Type must be multipart/form-data or application/json');
 }

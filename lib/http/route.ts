@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { assertRole, authenticate, type AuthUser } from '../auth/authenticate.js';
+import type { AuthUser } from '../auth/authenticate.js';
 import { config } from '../config.js';
 import { log } from '../log.js';
 import { ApiError } from './api-error.js';
 import { clientAddress } from './client-address.js';
-import { answerPreflight, applyCors } from './cors.js';
+import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
 import { databaseErrorToApiError } from './database-errors.js';
+import { discardBody, fromNodeRequest, fromWebRequest, type IncomingRequest } from './incoming-request.js';
 import { readJsonBody } from './json-body.js';
 import { readForm, type FormSpec, type ParsedForm } from './multipart.js';
 import type { Reply } from './reply.js';
@@ -19,7 +20,7 @@ export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH
 export type Access = 'public' | 'token' | 'admin';
 
 export interface RequestContext<A extends Access = Access> {
-  req: IncomingMessage;
+  request: IncomingRequest;
   user: A extends 'public' ? AuthUser | null : AuthUser;
   requestId: string;
   clientIp: string;
@@ -60,12 +61,26 @@ export function endpoint<A extends Access, S extends Schemas = Record<never, nev
 
 export type RouteTable = Partial<Record<HttpMethod, Endpoint>>;
 
+/** What the wrapper answers, before it is written to a Node response or a Web `Response`. */
+interface OutgoingResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer | null;
+}
+
+/**
+ * A function module's default export. Called as `(req, res)` by a Node server (the local server);
+ * its `fetch` is the Web signature the platform invokes, which gets none of the platform's Node
+ * request helpers, so a body is never read before the wrapper reads it, whatever the project's
+ * settings.
+ */
 export type RouteHandler = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & {
   readonly endpoints: RouteTable;
+  fetch: (request: Request) => Promise<Response>;
 };
 
-function requestIdOf(req: IncomingMessage): string {
-  const incoming = req.headers['x-request-id'];
+function requestIdOf(request: IncomingRequest): string {
+  const incoming = request.headers['x-request-id'];
   return typeof incoming === 'string' && /^[\w.-]{8,128}$/.test(incoming) ? incoming : crypto.randomUUID();
 }
 
@@ -78,17 +93,15 @@ function queryObject(url: URL): Record<string, string | string[]> {
   return query;
 }
 
-function send(res: ServerResponse, reply: Reply): void {
-  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-  res.statusCode = reply.status;
+function encode(reply: Reply, headers: Record<string, string>): OutgoingResponse {
+  Object.assign(headers, reply.headers);
   if (reply.contentType) {
-    res.setHeader('Content-Type', reply.contentType);
-    res.end(reply.body as string | Buffer);
-    return;
+    headers['Content-Type'] = reply.contentType;
+    return { status: reply.status, headers, body: reply.body as string | Buffer };
   }
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  res.end(JSON.stringify(reply.body));
+  headers['Content-Type'] = 'application/json; charset=utf-8';
+  headers['Cache-Control'] = 'no-store';
+  return { status: reply.status, headers, body: JSON.stringify(reply.body) };
 }
 
 function errorReply(error: unknown, requestId: string): Reply {
@@ -121,13 +134,18 @@ async function ensureBootstrap(): Promise<void> {
   await bootstrap;
 }
 
-async function run(endpoint: Endpoint, req: IncomingMessage, url: URL, requestId: string): Promise<{ reply: Reply; user: AuthUser | null }> {
+/** Authentication is loaded only by functions that have a non-public method, keeping public reads light. */
+async function callerOf(endpoint: Endpoint, request: IncomingRequest): Promise<AuthUser | null> {
+  if (endpoint.access === 'public') return null;
+  const { assertRole, authenticate } = await import('../auth/authenticate.js');
+  const user = await authenticate(request.headers.authorization);
+  if (endpoint.access === 'admin') assertRole(user, 'SUPER_ADMIN');
+  return user;
+}
+
+async function run(endpoint: Endpoint, request: IncomingRequest, url: URL, requestId: string): Promise<{ reply: Reply; user: AuthUser | null }> {
   await ensureBootstrap();
-  let user: AuthUser | null = null;
-  if (endpoint.access !== 'public') {
-    user = await authenticate(req.headers.authorization);
-    if (endpoint.access === 'admin') assertRole(user, 'SUPER_ADMIN');
-  }
+  const user = await callerOf(endpoint, request);
   const { schemas } = endpoint;
   const query = queryObject(url);
   const input: Input<Schemas> = {
@@ -137,16 +155,64 @@ async function run(endpoint: Endpoint, req: IncomingMessage, url: URL, requestId
     files: [],
   };
   if (schemas.form) {
-    const form = await readForm(req, schemas.form);
+    const form = await readForm(request, schemas.form);
     input.files = form.files as never;
     input.body = schemas.body ? await validate(schemas.body, form.fields, 'request body') : form.fields;
   } else if (schemas.body) {
-    input.body = await validate(schemas.body, await readJsonBody(req), 'request body');
+    input.body = await validate(schemas.body, await readJsonBody(request), 'request body');
   } else {
-    req.resume();
+    discardBody(request);
   }
-  const ctx: RequestContext = { req, user, requestId, clientIp: clientAddress(req) };
+  const ctx: RequestContext = { request, user, requestId, clientIp: clientAddress(request) };
   return { reply: await endpoint.handle(input, ctx), user };
+}
+
+async function respond(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {
+  const started = performance.now();
+  const requestId = requestIdOf(request);
+  const headers: Record<string, string> = { 'X-Request-Id': requestId, ...corsHeaders(request) };
+  const method = request.method.toUpperCase();
+  const url = new URL(request.url, 'http://localhost');
+  if (method === 'OPTIONS') {
+    discardBody(request);
+    return { status: 204, headers: { ...headers, ...PREFLIGHT_HEADERS }, body: null };
+  }
+  const endpoint = table[(method === 'HEAD' ? 'GET' : method) as HttpMethod];
+  let reply: Reply;
+  let userId: string | undefined;
+  if (!endpoint) {
+    discardBody(request);
+    reply = { status: 405, body: { success: false, error: `Method ${method} not allowed` }, headers: { Allow: allowed } };
+  } else {
+    try {
+      const result = await run(endpoint, request, url, requestId);
+      reply = result.reply;
+      userId = result.user?.id;
+    } catch (error) {
+      reply = errorReply(error, requestId);
+      discardBody(request);
+    }
+  }
+  log.info('request', {
+    requestId,
+    method,
+    path: url.pathname,
+    status: reply.status,
+    durationMs: Math.round(performance.now() - started),
+    userId,
+  });
+  return encode(reply, headers);
+}
+
+function writeNodeResponse(res: ServerResponse, response: OutgoingResponse): void {
+  for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
+  res.statusCode = response.status;
+  res.end(response.body ?? undefined);
+}
+
+function webResponse(method: string, response: OutgoingResponse): Response {
+  const body = method === 'HEAD' || response.status === 204 || response.status === 304 ? null : response.body;
+  return new Response(body, { status: response.status, headers: response.headers });
 }
 
 /**
@@ -157,42 +223,8 @@ async function run(endpoint: Endpoint, req: IncomingMessage, url: URL, requestId
 export function route(table: RouteTable): RouteHandler {
   const allowed = [...HTTP_METHODS.filter((method) => table[method]), 'OPTIONS'].join(', ');
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const started = performance.now();
-    const requestId = requestIdOf(req);
-    res.setHeader('X-Request-Id', requestId);
-    applyCors(req, res);
-    const method = (req.method ?? 'GET').toUpperCase();
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (method === 'OPTIONS') {
-      req.resume();
-      answerPreflight(res);
-      return;
-    }
-    const endpoint = table[(method === 'HEAD' ? 'GET' : method) as HttpMethod];
-    let reply: Reply;
-    let userId: string | undefined;
-    if (!endpoint) {
-      req.resume();
-      reply = { status: 405, body: { success: false, error: `Method ${method} not allowed` }, headers: { Allow: allowed } };
-    } else {
-      try {
-        const result = await run(endpoint, req, url, requestId);
-        reply = result.reply;
-        userId = result.user?.id;
-      } catch (error) {
-        reply = errorReply(error, requestId);
-        if (!req.readableEnded) req.resume();
-      }
-    }
-    send(res, reply);
-    log.info('request', {
-      requestId,
-      method,
-      path: url.pathname,
-      status: reply.status,
-      durationMs: Math.round(performance.now() - started),
-      userId,
-    });
+    writeNodeResponse(res, await respond(table, allowed, fromNodeRequest(req)));
   };
-  return Object.assign(handler, { endpoints: table });
+  const fetch = async (request: Request): Promise<Response> => webResponse(request.method, await respond(table, allowed, fromWebRequest(request)));
+  return Object.assign(handler, { endpoints: table, fetch });
 }

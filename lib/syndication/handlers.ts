@@ -1,28 +1,19 @@
 import type { AuthUser } from '../auth/authenticate.js';
 import { getDb } from '../db/client.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
-import { ok, paginated, pagination, type Reply } from '../http/reply.js';
+import { ok, type Reply } from '../http/reply.js';
 import type { RequestContext } from '../http/route.js';
 import { findListingWithRules } from '../listings/queries.js';
 import { plainCaption } from './caption.js';
+import { logPresenter } from './presenter.js';
 import { ChannelError } from './channel-error.js';
 import { activeMessengerTargetOrThrow, MESSENGER, messengerChannelOrThrow } from './configs.js';
 import { listingButtons, postListing } from './posting.js';
-import { logPresenter } from './presenter.js';
-import { findLogWithListing, listingOfMessage, listLogs, type PostableListing } from './queries.js';
-import type { LogsFilter } from './schema.js';
+import { findLogWithListing, listingOfMessage, type PostableListing } from './queries.js';
 
 /** An agent acts on the channel posts of their own listings only (D8); administrators on all. */
 function assertMayPost(user: AuthUser, listing: { agentId: string | null }): void {
   if (user.role !== 'SUPER_ADMIN' && listing.agentId !== user.id) throw ApiError.forbidden();
-}
-
-export async function listSyndicationLogs({ query }: { query: LogsFilter }, { user }: RequestContext<'token'>): Promise<Reply> {
-  const { rows, total } = await listLogs(await getDb(), query, user.role === 'SUPER_ADMIN' ? undefined : user.id);
-  return paginated(
-    rows.map((row) => logPresenter(row.log, row.listing)),
-    pagination(query.page, query.limit, total),
-  );
 }
 
 async function postableListingOrThrow(listingId: string): Promise<PostableListing> {

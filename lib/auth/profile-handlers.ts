@@ -1,0 +1,67 @@
+import { getDb, type Database } from '../db/client.js';
+import { ApiError } from '../http/api-error.js';
+import { defer } from '../http/deferred-work.js';
+import { ok, type Reply } from '../http/reply.js';
+import type { Input, RequestContext } from '../http/route.js';
+import { sendMail } from '../mail/send-mail.js';
+import { removeImages, storeImages } from '../media/storage.js';
+import { compareAgainstDummy, passwordMatches } from './passwords.js';
+import type { ProfileUpdateBody, profileForm } from './profile-schema.js';
+import { findCredentials, findProfile, updateProfile } from './queries.js';
+
+export async function getOwnProfile(_input: unknown, ctx: RequestContext<'token'>): Promise<Reply> {
+  const profile = await findProfile(await getDb(), ctx.user.id);
+  if (!profile) throw ApiError.unauthorized('User no longer exists');
+  return ok(profile);
+}
+
+/** Profile fields, and a new profile image that replaces (and deletes) the previous one. */
+export async function updateOwnProfile(
+  { body, files }: Input<{ body: typeof ProfileUpdateBody; form: typeof profileForm }>,
+  ctx: RequestContext<'token'>,
+): Promise<Reply> {
+  const { currentPassword, ...fields } = body;
+  const db = await getDb();
+  const emailChanges = fields.email !== undefined && fields.email !== ctx.user.email;
+  if (emailChanges) await assertCurrentPassword(db, ctx.user.email, currentPassword);
+  const [image] = await storeImages(files.map((file) => file.value.data));
+  const changes = image ? { ...fields, profileImage: image } : fields;
+  let result: Awaited<ReturnType<typeof updateProfile>>;
+  try {
+    result = await updateProfile(db, ctx.user.id, changes);
+    if (!result.profile) throw ApiError.unauthorized('User no longer exists');
+  } catch (error) {
+    if (image) await removeImages([image]);
+    throw error;
+  }
+  if (result.replacedImage) await removeImages([result.replacedImage]);
+  if (emailChanges) void defer('e-mail change notice', () => noticeEmailChange(ctx.user, result.profile!.email));
+  return ok(result.profile);
+}
+
+const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+
+/** D40: a change of e-mail is confirmed with the account's password. */
+async function assertCurrentPassword(db: Database, email: string, currentPassword: string | undefined): Promise<void> {
+  const account = await findCredentials(db, email);
+  if (!currentPassword || !account) {
+    await compareAgainstDummy(currentPassword ?? '');
+    throw ApiError.forbidden(WRONG_CURRENT_PASSWORD);
+  }
+  if (!(await passwordMatches(currentPassword, account.password))) throw ApiError.forbidden(WRONG_CURRENT_PASSWORD);
+}
+
+/** The old address hears of the change, so a stolen session cannot move an account unnoticed. */
+function noticeEmailChange(user: { email: string; name: string }, newEmail: string): Promise<void> {
+  return sendMail({
+    to: user.email,
+    subject: 'The e-mail address of your account was changed',
+    text: [
+      `Hello ${user.name},`,
+      '',
+      `The e-mail address of your account was changed from ${user.email} to ${newEmail}.`,
+      '',
+      'If you did not make this change, contact the shop administrator at once.',
+    ].join('\n'),
+  });
+}
