@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', 'uploads/', 'drizzle/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', 'uploads/', 'drizzle/', '.vercel/', 'public/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

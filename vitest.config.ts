@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    // Run by `npm run test:deployed`, against the platform's build output.
+    exclude: ['tests/deployed/**', 'node_modules/**'],
     globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

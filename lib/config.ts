@@ -29,6 +29,8 @@ export interface Config {
   messengerTimeoutMs: number;
   resendApiKey: string | undefined;
   mailFrom: string;
+  /** Whether the image host's credentials are set (`CLOUDINARY_URL`, or its three separate variables). */
+  imageHostCredentials: boolean;
 }
 
 const LOCAL_ORIGINS = [3000, 5173, 4173, 8080].flatMap((port) => [
@@ -103,7 +105,40 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     messengerTimeoutMs: readMessengerTimeout(env),
     resendApiKey: nonEmpty(env.RESEND_API_KEY),
     mailFrom: nonEmpty(env.MAIL_FROM) ?? 'Marketplace <no-reply@example.com>',
+    imageHostCredentials: Boolean(
+      nonEmpty(env.CLOUDINARY_URL) || (nonEmpty(env.CLOUDINARY_CLOUD_NAME) && nonEmpty(env.CLOUDINARY_API_KEY) && nonEmpty(env.CLOUDINARY_API_SECRET)),
+    ),
   };
+}
+
+/** HS256 wants a key at least as long as its hash (D40). */
+export const MIN_JWT_SECRET_BYTES = 32;
+
+export interface MissingSetting {
+  setting: string;
+  message: string;
+}
+
+/**
+ * What a production deployment lacks, by setting. On serverless hosting nothing falls back to a
+ * local stand-in (an embedded database, a generated secret, local disk), so each is required there.
+ */
+export function missingSettings(cfg: Config): MissingSetting[] {
+  const missing: MissingSetting[] = [];
+  if (cfg.production && (!cfg.jwtSecret || Buffer.byteLength(cfg.jwtSecret, 'utf8') < MIN_JWT_SECRET_BYTES)) {
+    missing.push({ setting: 'JWT_SECRET', message: `must be set to at least ${MIN_JWT_SECRET_BYTES} bytes in production` });
+  }
+  if (cfg.onVercel && !cfg.databaseUrl) {
+    missing.push({ setting: 'DATABASE_URL', message: 'must be set on serverless hosting: the embedded database cannot run there' });
+  }
+  if (cfg.onVercel && cfg.storageProvider === 'cloudinary' && !cfg.imageHostCredentials) {
+    missing.push({ setting: 'CLOUDINARY_URL', message: 'must be set (or CLOUDINARY_CLOUD_NAME, CLOUDINARY_API_KEY and CLOUDINARY_API_SECRET): images are kept on the image host here' });
+  }
+  return missing;
+}
+
+export function describeMissing(missing: readonly MissingSetting[]): string {
+  return missing.map((item) => `${item.setting} ${item.message}`).join('; ');
 }
 
 let cached: Config | undefined;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { config } from '../lib/config.js';
+import { config, describeMissing, missingSettings } from '../lib/config.js';
 import { closeDb } from '../lib/db/client.js';
 import { runMigrations } from '../lib/db/migrate.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
@@ -12,6 +12,8 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 async function main(): Promise<void> {
   const cfg = config();
+  const missing = missingSettings(cfg);
+  if (missing.length > 0) throw new Error(`Refusing to start: ${describeMissing(missing)}`);
   await runMigrations(cfg);
   await ensureConfiguredAdmin();
   const server = createLocalServer({ projectRoot });

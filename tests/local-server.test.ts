@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyRewrites, discoverRoutes, matchRoute } from '../lib/local-server/route-table.js';
+import { discoverRoutes } from '../lib/local-server/route-table.js';
+import { projectRoutes, rewriteRoute } from '../lib/platform/rewrites.js';
+import { fileLookup, resolvePlatformRoute } from '../lib/platform/routes.js';
 import { resolveUpload } from '../lib/local-server/static-uploads.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { makeTempDir } from './support/databases.js';
@@ -41,24 +43,68 @@ describe('route table', () => {
     ]);
   });
 
-  it('prefers a static segment over a dynamic one and decodes parameters', () => {
-    expect(matchRoute(routes, '/api/notifications/read-all')?.route.pattern).toBe('/api/notifications/read-all');
-    expect(matchRoute(routes, '/api/notifications/abc/read')).toMatchObject({ params: { id: 'abc' } });
-    expect(matchRoute(routes, '/api/listings/a%20b')?.params).toEqual({ id: 'a b' });
-    expect(matchRoute(routes, '/api/listings/1/2')).toBeUndefined();
-    expect(matchRoute(routes, '/listings')).toBeUndefined();
+  it('routes as the platform: a function by its path or folder index, then rewrites in order, parameters in the query', () => {
+    const lookup = fileLookup(new Set(routes.map((route) => `api/${route.file}`)));
+    const table = projectRoutes([
+      { source: '/health', destination: '/api/health' },
+      { source: '/api/notifications/:id/read', destination: '/api/notifications/[id]/read?id=:id' },
+      { source: '/api/listings/:id', destination: '/api/listings/[id]?id=:id' },
+      { source: '/api/:path*', destination: '/api/not-found' },
+    ]);
+    const resolve = (pathname: string, query = '') => resolvePlatformRoute(table, lookup, pathname, new URLSearchParams(query));
+    expect(resolve('/api/notifications/read-all')).toMatchObject({ kind: 'file', name: 'api/notifications/read-all' });
+    expect(resolve('/api/listings')).toMatchObject({ kind: 'file', name: 'api/listings/index' });
+    expect(resolve('/api/listings/')).toMatchObject({ kind: 'file', name: 'api/listings/index' });
+    expect(resolve('/health')).toMatchObject({ kind: 'file', name: 'api/health/index' });
+    const read = resolve('/api/notifications/abc/read', 'x=1');
+    expect(read).toMatchObject({ kind: 'file', name: 'api/notifications/[id]/read' });
+    expect(Object.fromEntries((read as { search: URLSearchParams }).search)).toEqual({ x: '1', id: 'abc' });
+    const spaced = resolve('/api/listings/a%20b');
+    expect((spaced as { search: URLSearchParams }).search.get('id')).toBe('a b');
+    expect(resolve('/api/listings/1/2')).toMatchObject({ kind: 'status', status: 404 });
+    expect(resolve('/listings')).toEqual({ kind: 'status', status: 404 });
   });
 
-  it('applies rewrites with named and wildcard segments, first match wins', () => {
-    const rewrites = [
-      { source: '/health', destination: '/api/health' },
-      { source: '/p/:id', destination: '/api/listings/:id' },
-      { source: '/api/:path*', destination: '/api/not-found' },
-    ];
-    expect(applyRewrites(rewrites, '/health')).toBe('/api/health');
-    expect(applyRewrites(rewrites, '/p/42')).toBe('/api/listings/42');
-    expect(applyRewrites(rewrites, '/api/x/y/z')).toBe('/api/not-found');
-    expect(applyRewrites(rewrites, '/other')).toBeUndefined();
+  it('turns a rewrite into the route the platform writes: one-segment and any-segment parameters, unused ones in the query', () => {
+    expect(rewriteRoute({ source: '/api/listings/:id', destination: '/api/listings/[id]?id=:id' })).toEqual({
+      src: '^/api/listings(?:/([^/]+?))$',
+      dest: '/api/listings/[id]?id=$1',
+      check: true,
+    });
+    expect(rewriteRoute({ source: '/api/:path*', destination: '/api/not-found' })).toEqual({
+      src: '^/api(?:/((?:[^/]+?)(?:/(?:[^/]+?))*))?$',
+      dest: '/api/not-found?path=$1',
+      check: true,
+    });
+    expect(rewriteRoute({ source: '/api/:path(.*)', destination: '/api/not-found' })).toEqual({
+      src: '^/api(?:/(.*))$',
+      dest: '/api/not-found?path=$1',
+      check: true,
+    });
+  });
+});
+
+describe('vercel.json', () => {
+  const config = JSON.parse(fs.readFileSync(path.resolve('vercel.json'), 'utf8')) as { rewrites: Array<{ source: string; destination: string }> };
+  const catchAll = config.rewrites.findIndex((rewrite) => rewrite.source === '/api/:path(.*)');
+
+  it('ends with a catch-all that gives unknown /api paths the 404 envelope', () => {
+    expect(config.rewrites.slice(-2)).toEqual([
+      { source: '/api', destination: '/api/not-found' },
+      { source: '/api/:path(.*)', destination: '/api/not-found' },
+    ]);
+  });
+
+  it('rewrites every function with a path parameter to itself before the catch-all, which the platform tries before its own dynamic routes', () => {
+    const dynamic = discoverRoutes(path.resolve('api')).filter((route) => route.segments.some((segment) => 'param' in segment));
+    expect(dynamic.length).toBeGreaterThan(0);
+    for (const route of dynamic) {
+      const params = route.segments.flatMap((segment) => ('param' in segment ? [segment.param] : []));
+      const expected = { source: route.pattern, destination: `/api/${route.file}?${params.map((name) => `${name}=:${name}`).join('&')}` };
+      const index = config.rewrites.findIndex((rewrite) => rewrite.source === route.pattern);
+      expect(config.rewrites[index], route.pattern).toEqual(expected);
+      expect(index).toBeLessThan(catchAll);
+    }
   });
 });
 
@@ -87,6 +133,5 @@ describe('uploads', () => {
     expect(found.headers.get('content-type')).toBe('image/webp');
     const missing = await api.get('/uploads/missing.webp');
     expect(missing.status).toBe(404);
-    expect(missing.body.success).toBe(false);
   });
 });

@@ -74,6 +74,7 @@ async function connectNeon(url: string, cfg: Config): Promise<Connection> {
 }
 
 export function connect(cfg: Config, url: string | undefined = cfg.databaseUrl): Promise<Connection> {
+  if (cfg.onVercel && !url) return Promise.reject(new Error('DATABASE_URL is not set: serverless hosting has no embedded database'));
   if (cfg.databaseDriver === 'pglite' || !url) return connectPglite(cfg);
   if (cfg.databaseDriver === 'neon') return connectNeon(url, cfg);
   return connectPostgres(url, cfg);

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { config, missingSettings } from '../config.js';
 import { getDb } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';
 import { raw, type Reply } from '../http/reply.js';
@@ -10,8 +11,16 @@ export async function liveness(): Promise<Reply> {
 
 const READINESS_TIMEOUT_MS = 3000;
 
-/** Readiness: the database answers a query within a short time. */
+/** Readiness: every required setting is present, and the database answers a query within a short time. */
 export async function readiness(): Promise<Reply> {
+  const missing = missingSettings(config());
+  if (missing.length > 0) {
+    throw new ApiError(
+      503,
+      'Service unavailable: required settings are missing',
+      missing.map((item) => ({ field: item.setting, message: item.message })),
+    );
+  }
   let timer: NodeJS.Timeout | undefined;
   try {
     const db = await getDb();

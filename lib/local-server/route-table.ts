@@ -11,11 +11,6 @@ export interface FunctionRoute {
   segments: Array<{ literal: string } | { param: string }>;
 }
 
-export interface Rewrite {
-  source: string;
-  destination: string;
-}
-
 const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs'];
 
 function isFunctionFile(name: string): boolean {
@@ -54,48 +49,4 @@ export function discoverRoutes(apiDir: string): FunctionRoute[] {
   return walk(apiDir)
     .map((file) => toRoute(apiDir, file))
     .sort((a, b) => specificity(a).localeCompare(specificity(b)) || a.pattern.localeCompare(b.pattern));
-}
-
-export function matchRoute(routes: FunctionRoute[], pathname: string): { route: FunctionRoute; params: Record<string, string> } | undefined {
-  const parts = pathname.split('/').filter(Boolean);
-  if (parts[0] !== 'api') return undefined;
-  const rest = parts.slice(1);
-  for (const route of routes) {
-    if (route.segments.length !== rest.length) continue;
-    const params: Record<string, string> = {};
-    const matches = route.segments.every((segment, index) => {
-      const part = rest[index]!;
-      if ('literal' in segment) return segment.literal === part;
-      try {
-        params[segment.param] = decodeURIComponent(part);
-      } catch {
-        return false;
-      }
-      return true;
-    });
-    if (matches) return { route, params };
-  }
-  return undefined;
-}
-
-/** Applies the first `vercel.json` rewrite whose source (with `:name` and `:name*` segments) matches. */
-export function applyRewrites(rewrites: Rewrite[], pathname: string): string | undefined {
-  for (const rewrite of rewrites) {
-    const names: string[] = [];
-    const regex = new RegExp(
-      `^${rewrite.source
-        .split('/')
-        .map((segment) => {
-          const param = /^:(\w+)(\*)?$/.exec(segment);
-          if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          names.push(param[1]!);
-          return param[2] ? '(.*)' : '([^/]+)';
-        })
-        .join('/')}/?$`,
-    );
-    const match = regex.exec(pathname);
-    if (!match) continue;
-    return names.reduce((destination, name, index) => destination.replaceAll(`:${name}*`, match[index + 1] ?? '').replaceAll(`:${name}`, match[index + 1] ?? ''), rewrite.destination);
-  }
-  return undefined;
 }

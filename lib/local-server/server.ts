@@ -4,9 +4,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { config } from '../config.js';
 import { log } from '../log.js';
-import { applyCors } from '../http/cors.js';
 import type { RouteHandler } from '../http/route.js';
-import { applyRewrites, discoverRoutes, matchRoute, type FunctionRoute, type Rewrite } from './route-table.js';
+import { projectRoutes, type Rewrite } from '../platform/rewrites.js';
+import { fileLookup, resolvePlatformRoute } from '../platform/routes.js';
+import { STATIC_FILES } from '../platform/static-files.js';
+import { sendPlatformRedirect, sendPlatformStatus } from '../platform/status-page.js';
+import { discoverRoutes } from './route-table.js';
 import { serveUpload } from './static-uploads.js';
 
 export interface LocalServerOptions {
@@ -21,55 +24,46 @@ function readRewrites(projectRoot: string): Rewrite[] {
   return parsed.rewrites ?? [];
 }
 
-function notFound(req: http.IncomingMessage, res: http.ServerResponse): void {
-  req.resume();
-  applyCors(req, res);
-  res.statusCode = 404;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify({ success: false, error: `Route ${req.method ?? 'GET'} ${new URL(req.url ?? '/', 'http://localhost').pathname} not found` }));
-}
-
 /**
- * Serves the `api/` tree as the serverless platform routes it: filesystem routes first (static
- * segments before dynamic ones, `index` files for folders), then `vercel.json` rewrites. Dynamic
- * segments are passed in the query string, as the platform passes them. Each function module is
- * imported on its first request.
+ * Serves the `api/` tree routed by the platform's own rules (lib/platform): the function a path
+ * names first, then the `vercel.json` rewrites in order, dynamic segments passed in the query string.
+ * Each function module is imported on its first request. Local image files are served from
+ * `/uploads/`, and the deployment's static files as the build writes them.
  */
 export function createLocalServer({ projectRoot }: LocalServerOptions): http.Server {
-  const routes = discoverRoutes(path.join(projectRoot, 'api'));
-  const rewrites = readRewrites(projectRoot);
+  const functions = new Map(discoverRoutes(path.join(projectRoot, 'api')).map((route) => [`api/${route.file}`, route.modulePath]));
+  const lookup = fileLookup(new Set([...functions.keys(), ...Object.keys(STATIC_FILES)]));
+  const routes = projectRoutes(readRewrites(projectRoot));
   const modules = new Map<string, Promise<RouteHandler>>();
 
-  const load = (route: FunctionRoute): Promise<RouteHandler> => {
-    let loaded = modules.get(route.modulePath);
+  const load = (modulePath: string): Promise<RouteHandler> => {
+    let loaded = modules.get(modulePath);
     if (!loaded) {
-      loaded = import(pathToFileURL(route.modulePath).href).then((module: { default: RouteHandler }) => module.default);
-      modules.set(route.modulePath, loaded);
+      loaded = import(pathToFileURL(modulePath).href).then((module: { default: RouteHandler }) => module.default);
+      modules.set(modulePath, loaded);
     }
     return loaded;
   };
 
-  const resolve = (pathname: string) => {
-    const direct = matchRoute(routes, pathname);
-    if (direct) return direct;
-    const rewritten = applyRewrites(rewrites, pathname);
-    return rewritten ? matchRoute(routes, new URL(rewritten, 'http://localhost').pathname) : undefined;
-  };
-
   return http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const handle = async () => {
       const method = req.method ?? 'GET';
-      if (pathname.startsWith('/uploads/') && (method === 'GET' || method === 'HEAD')) {
-        if (await serveUpload(config().uploadDir, pathname, res, method === 'HEAD')) return;
-        return notFound(req, res);
+      if (url.pathname.startsWith('/uploads/') && (method === 'GET' || method === 'HEAD')) {
+        if (await serveUpload(config().uploadDir, url.pathname, res, method === 'HEAD')) return;
       }
-      const match = resolve(pathname);
-      if (!match) return notFound(req, res);
-      for (const [name, value] of Object.entries(match.params)) url.searchParams.set(name, value);
-      req.url = `${pathname}${url.search}`;
-      const handler = await load(match.route);
+      const target = resolvePlatformRoute(routes, lookup, url.pathname, url.searchParams);
+      if (target.kind === 'status') return sendPlatformStatus(req, res, target.status);
+      if (target.kind === 'redirect') return sendPlatformRedirect(req, res, target.status, target.location);
+      const staticFile = STATIC_FILES[target.name];
+      if (staticFile !== undefined) {
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+        res.end(method === 'HEAD' ? undefined : staticFile);
+        return;
+      }
+      const search = target.search.toString();
+      req.url = `/${target.name}${search ? `?${search}` : ''}`;
+      const handler = await load(functions.get(target.name)!);
       await handler(req, res);
     };
     handle().catch((error: unknown) => {

@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../lib/auth/passwords.js';
+import { missingSettings, readConfig } from '../lib/config.js';
+import { users } from '../lib/db/schema.js';
+import { STATIC_FILES } from '../lib/platform/static-files.js';
+import { makeTempDir } from './support/databases.js';
+import { useTestServer } from './support/test-server.js';
+
+interface RunResult {
+  code: number;
+  output: string;
+}
+
+/** A closed loopback port: a command that tried to reach this database would fail. */
+const UNREACHABLE_DATABASE = 'postgres://postgres@127.0.0.1:9/nothing';
+const LONG_SECRET = 'a-deployment-secret-of-at-least-32-bytes';
+const IMAGE_HOST = 'cloudinary://key:secret@cloud';
+
+/** Runs a project script as npm would, with only the given deployment variables set. */
+function runScript(script: string, env: Record<string, string>): Promise<RunResult> {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(DATABASE_|DATA_DIR$|JWT_|CLOUDINARY_|VERCEL|NODE_ENV$|ADMIN_|STORAGE_)/.test(name)),
+  );
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', path.resolve(script)],
+      { cwd: path.resolve('.'), env: { ...inherited, LOG_LEVEL: 'info', ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
+    );
+  });
+}
+
+const buildDirs: string[] = [];
+afterAll(() => {
+  for (const dir of buildDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function buildDir(): string {
+  const dir = makeTempDir('build');
+  buildDirs.push(dir);
+  return dir;
+}
+
+describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
+  it('db:migrate exits non-zero without DATABASE_URL instead of migrating an embedded database', async () => {
+    const dataDir = buildDir();
+    const result = await runScript('scripts/migrate.ts', { VERCEL: '1', DATA_DIR: dataDir });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('DATABASE_URL is not set');
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  });
+
+  it('the build refuses a deployment that lacks its database, secret and image host, naming each', async () => {
+    const result = await runScript('scripts/vercel-build.ts', { VERCEL: '1', VERCEL_ENV: 'production', JWT_SECRET: 'short' });
+    expect(result.code).not.toBe(0);
+    for (const setting of ['JWT_SECRET must be set to at least 32 bytes', 'DATABASE_URL must be set', 'CLOUDINARY_URL must be set']) {
+      expect(result.output).toContain(setting);
+    }
+  });
+
+  it('a preview build does not migrate: it never touches the database it is given', async () => {
+    const result = await runScript('scripts/vercel-build.ts', {
+      VERCEL: '1',
+      VERCEL_ENV: 'preview',
+      DATABASE_URL: UNREACHABLE_DATABASE,
+      JWT_SECRET: LONG_SECRET,
+      CLOUDINARY_URL: IMAGE_HOST,
+    });
+    expect(result.code).toBe(0);
+    expect(result.output).toContain('migrations skipped');
+    expect(fs.readFileSync(path.resolve('public', 'robots.txt'), 'utf8')).toBe(STATIC_FILES['robots.txt']);
+  });
+
+  it('a production build migrates, so it fails when its database cannot be reached', async () => {
+    const result = await runScript(
+      'scripts/vercel-build.ts',
+      { VERCEL: '1', VERCEL_ENV: 'production', DATABASE_URL: UNREACHABLE_DATABASE, JWT_SECRET: LONG_SECRET, CLOUDINARY_URL: IMAGE_HOST },
+    );
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('build failed');
+  });
+
+  it('npm start refuses to start in production with a JWT_SECRET under 32 bytes', async () => {
+    const result = await runScript('scripts/serve.ts', { NODE_ENV: 'production', JWT_SECRET: 'secret', DATA_DIR: buildDir(), PORT: '0' });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('Refusing to start: JWT_SECRET must be set to at least 32 bytes in production');
+  });
+});
+
+describe('the settings a deployment must have', () => {
+  it('names the database, a long enough secret and the image host on the platform, and nothing locally', () => {
+    expect(missingSettings(readConfig({ VERCEL: '1', JWT_SECRET: 'short' })).map((item) => item.setting)).toEqual(['JWT_SECRET', 'DATABASE_URL', 'CLOUDINARY_URL']);
+    expect(missingSettings(readConfig({ VERCEL: '1', JWT_SECRET: LONG_SECRET, DATABASE_URL: UNREACHABLE_DATABASE, CLOUDINARY_URL: IMAGE_HOST }))).toEqual([]);
+    expect(missingSettings(readConfig({ VERCEL: '1', JWT_SECRET: LONG_SECRET, DATABASE_URL: UNREACHABLE_DATABASE, STORAGE_PROVIDER: 'local' }))).toEqual([]);
+    expect(missingSettings(readConfig({}))).toEqual([]);
+  });
+});
+
+describe('readiness of a production server that lacks a setting', () => {
+  // The first test's server also needs its own database: only the secret is missing here.
+  const server = useTestServer({ NODE_ENV: 'production', JWT_SECRET: 'too-short' });
+
+  it('answers 503 naming the missing setting, while liveness stays 200', async () => {
+    const ready = await server.api.get('/api/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('retry-after')).toBe('5');
+    expect(ready.body).toEqual({
+      success: false,
+      error: 'Service unavailable: required settings are missing',
+      details: [{ field: 'JWT_SECRET', message: 'must be set to at least 32 bytes in production' }],
+    });
+    expect((await server.api.get('/api/health')).status).toBe(200);
+  });
+
+  it('issues no token with a short secret: sign-in answers the 503 envelope, not a 500', async () => {
+    await server.db.insert(users).values({ email: 'short-secret@example.com', password: await hashPassword('the-right-password'), name: 'Agent', phone: '+1555', role: 'AGENT' });
+    const response = await server.api.post('/api/auth/login', { json: { email: 'short-secret@example.com', password: 'the-right-password' } });
+    expect(response.status).toBe(503);
+    expect(response.body.success).toBe(false);
+  });
+});

@@ -1,0 +1,231 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoverRoutes } from '../../lib/local-server/route-table.js';
+import { projectRoutes, rewriteRoute, type Rewrite } from '../../lib/platform/rewrites.js';
+import { fileLookup, resolvePlatformRoute, type PlatformRoute } from '../../lib/platform/routes.js';
+import { STATIC_FILES } from '../../lib/platform/static-files.js';
+import { readBuildOutput } from '../../lib/platform/build-output-server.js';
+import { testPostgresUrl } from '../support/databases.js';
+import { apiClient, type ApiClient } from '../support/http.js';
+import { imageForm, smallPng } from '../support/images.js';
+import { startLoopbackBotApi, type LoopbackBotApi } from '../support/loopback-bot-api.js';
+import { useTestServer } from '../support/test-server.js';
+
+const OUTPUT_DIR = path.resolve('.vercel/output');
+if (!testPostgresUrl) throw new Error('The build-output suite needs TEST_DATABASE_URL: deployed functions have no embedded database');
+if (!fs.existsSync(path.join(OUTPUT_DIR, 'config.json'))) throw new Error('No build output in .vercel/output: npm run test:deployed builds it first');
+
+const BOT_TOKEN = '123456:deployed-suite-token';
+const CHANNEL = '@deployed_channel';
+const ADMIN = { email: 'deployed.admin@example.com', password: 'deployed-admin-password' };
+const output = readBuildOutput(OUTPUT_DIR);
+const rewrites = (JSON.parse(fs.readFileSync('vercel.json', 'utf8')) as { rewrites: Rewrite[] }).rewrites;
+
+let bot: LoopbackBotApi;
+beforeAll(async () => {
+  bot = await startLoopbackBotApi({ token: BOT_TOKEN });
+});
+afterAll(() => bot.close());
+const local = useTestServer(() => ({
+  MESSENGER_API_ROOT: bot.apiRoot,
+  MESSENGER_BOT_TOKEN: BOT_TOKEN,
+  MESSENGER_CHANNEL_ID: CHANNEL,
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+}));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `npm run start:built` in a process of its own, on the test server's database and folders. */
+async function startBuiltServer(): Promise<{ baseUrl: string; log: () => string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve-built.ts', OUTPUT_DIR], {
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const check = setInterval(() => {
+      if (printed.includes('serving ')) {
+        clearInterval(check);
+        resolve();
+      }
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(check);
+      reject(new Error(`the build-output server exited (${code}):\n${printed}`));
+    });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    log: () => printed,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+let built: Awaited<ReturnType<typeof startBuiltServer>>;
+let deployed: ApiClient;
+let documentPaths: string[];
+let operations: Array<{ method: string; path: string }>;
+const SAMPLE_PARAMS: Record<string, string> = { messageId: '1', platform: 'MESSENGER', asset: 'swagger-ui.css', id: '5b0e5b38-5f6b-4f55-9c55-2d0b7c4e2a11', listingId: '5b0e5b38-5f6b-4f55-9c55-2d0b7c4e2a11' };
+const concrete = (docPath: string) => docPath.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE_PARAMS[name] ?? 'sample');
+
+beforeAll(async () => {
+  built = await startBuiltServer();
+  deployed = apiClient(built.baseUrl);
+  const doc = (await local.api.get('/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+  documentPaths = Object.keys(doc.paths).map(concrete);
+  operations = Object.entries(doc.paths).flatMap(([docPath, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), path: concrete(docPath) })));
+});
+afterAll(() => built?.stop());
+
+describe('routing: the local server and the build output', () => {
+  const localFiles = new Set([...discoverRoutes(path.resolve('api')).map((route) => `api/${route.file}`), ...Object.keys(STATIC_FILES)]);
+  const builtFiles = new Set([...output.functions, ...output.staticFiles]);
+  const EDGE_PATHS = ['/health', '/api', '/api/', '/api/nope', '/api/a/b/c', '/api/listings/', '/api/listings/x/y', '/api/listings/x/', '/api/health.ts', '/robots.txt', '/nope', '/'];
+
+  it('builds the same function and static file names from the same tree', () => {
+    expect([...builtFiles].sort()).toEqual([...localFiles].sort());
+  });
+
+  it('puts vercel.json rewrites into the build output exactly as the local server writes them', () => {
+    const afterFilesystem = output.routes.slice(output.routes.findIndex((route) => 'handle' in route && route.handle === 'filesystem') + 1);
+    expect(afterFilesystem.slice(0, rewrites.length)).toEqual(rewrites.map(rewriteRoute));
+  });
+
+  it('serves every documented path from the function of its own file, never the catch-all', () => {
+    const documented = discoverRoutes(path.resolve('api')).filter((route) => route.pattern !== '/api/not-found');
+    for (const route of documented) {
+      const pathname = concrete(route.pattern.replace(/:(\w+)/g, '{$1}'));
+      const target = resolvePlatformRoute(output.routes, fileLookup(builtFiles), pathname, new URLSearchParams());
+      expect(target, pathname).toMatchObject({ kind: 'file', name: `api/${route.file}` });
+    }
+  });
+
+  it('routes every path of the OpenAPI document, and the edge cases, to the same function with the same query', () => {
+    const resolveWith = (routes: PlatformRoute[], files: Set<string>, pathname: string) => {
+      const target = resolvePlatformRoute(routes, fileLookup(files), pathname, new URLSearchParams('q=1'));
+      return target.kind === 'file' ? { ...target, search: Object.fromEntries(target.search) } : target;
+    };
+    expect(documentPaths.length).toBeGreaterThan(40);
+    for (const pathname of [...documentPaths, ...EDGE_PATHS]) {
+      expect(resolveWith(projectRoutes(rewrites), localFiles, pathname), pathname).toEqual(resolveWith(output.routes, builtFiles, pathname));
+    }
+  });
+});
+
+describe('HTTP: every documented operation answers alike from both', () => {
+  it.each(['anonymous', 'administrator'])('as %s: same status and error for every method of every path', async (caller) => {
+    const token =
+      caller === 'administrator' ? ((await local.api.post('/api/auth/login', { json: ADMIN })).body.data.token as string) : undefined;
+    const differences: string[] = [];
+    expect(operations.length).toBeGreaterThan(50);
+    for (const { method, path: pathname } of operations) {
+      const options = method === 'GET' || method === 'DELETE' ? { token } : { token, json: {} };
+      const fromLocal = await local.api.send(method, pathname, options);
+      const fromBuilt = await deployed.send(method, pathname, options);
+      const seen = (response: typeof fromLocal) => `${response.status} ${response.body?.error ?? ''}`;
+      if (seen(fromLocal) !== seen(fromBuilt)) differences.push(`${method} ${pathname}: local ${seen(fromLocal)}, built ${seen(fromBuilt)}`);
+      expect(fromBuilt.status, `${method} ${pathname}`).toBeLessThan(500);
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it('answers unknown /api paths with the 404 envelope, and other paths as the platform does', async () => {
+    for (const pathname of ['/api', '/api/nope', '/api/a/b/c', '/api/listings/x/y']) {
+      const response = await deployed.get(pathname);
+      expect(response.status, pathname).toBe(404);
+      expect(response.body, pathname).toEqual({ success: false, error: 'Route not found' });
+    }
+    expect((await deployed.get('/nope')).status).toBe(404);
+    expect((await deployed.get('/robots.txt')).text).toBe(STATIC_FILES['robots.txt']);
+  });
+});
+
+describe('the main paths through the build output', () => {
+  let token: string;
+  let adminId: string;
+  beforeAll(async () => {
+    const login = await deployed.post('/api/auth/login', { json: ADMIN });
+    expect(login.status).toBe(200);
+    token = login.body.data.token;
+    adminId = login.body.data.user.id;
+  });
+
+  it('serves liveness at /health and readiness with the database', async () => {
+    expect((await deployed.get('/health')).body.status).toBe('ok');
+    expect((await deployed.get('/api/health/ready')).body.checks).toEqual({ database: 'ok' });
+  });
+
+  it('serves the API reference page and its assets', async () => {
+    const page = await deployed.get('/api/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const assets = [...page.text.matchAll(/(?:src|href)="(\/api\/docs\/[^"]+)"/g)].map((match) => match[1]!);
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of assets) expect((await deployed.get(asset)).status, asset).toBe(200);
+  });
+
+  it('creates a listing from a multipart form with a photo, posts it to the channel after answering, and shows it publicly', async () => {
+    await deployed.get('/api/admin/seed-categories', { token });
+    const phones = ((await deployed.get('/api/categories')).body.data as Array<{ id: string; name: string }>).find((category) => category.name === 'PHONES')!;
+    bot.reset();
+    const form = imageForm(
+      {
+        title: 'Deployed iPhone',
+        price: '500',
+        categoryId: phones.id,
+        agentId: adminId,
+        attributes: JSON.stringify({ brand: 'Apple', model: 'iPhone 13', storage: '128GB' }),
+      },
+      [await smallPng()],
+    );
+    const created = await deployed.post('/api/listings', { token, form });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    expect(created.body.data.images).toHaveLength(1);
+
+    await expect.poll(() => bot.callsTo('sendPhoto').length, { timeout: 10_000 }).toBe(1);
+    expect(bot.callsTo('sendPhoto')[0]!.caption).toContain('Deployed iPhone');
+
+    const detail = await deployed.get(`/api/public/listings/${id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({ id, title: 'Deployed iPhone', price: 500 });
+    expect(built.log()).not.toContain('FUNCTION_INVOCATION_FAILED');
+  });
+});
+
+describe('what each deployed function carries', () => {
+  const carried = (name: string, pkg: string) => fs.existsSync(path.join(OUTPUT_DIR, 'functions', `${name}.func`, 'node_modules', pkg));
+
+  it('never carries the embedded database', () => {
+    expect(output.functions.filter((name) => carried(name, '@electric-sql'))).toEqual([]);
+  });
+
+  it.each([
+    ['the image library', 'sharp'],
+    ['the bot client', 'grammy'],
+    ['the image host SDK', 'cloudinary'],
+    ['the reference page assets', 'swagger-ui-dist'],
+  ])('keeps %s out of health and the public reads', (_label, pkg) => {
+    const light = ['api/health/index', 'api/health/ready', 'api/public/listings/index', 'api/public/listings/[id]', 'api/public/filter-options', 'api/categories/index', 'api/categories/[id]', 'api/settings/index', 'api/auth/login'];
+    expect(light.filter((name) => carried(name, pkg))).toEqual([]);
+  });
+});
