@@ -7,9 +7,10 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import sharp from 'sharp';
 import { measureColdStarts } from './cold-start.js';
+import { measureDeployedFunctions } from './deployed-functions.js';
 import type { CapturedStatement } from './floor-server.js';
 
-const USAGE = `Usage: npm run bench -- [--listings N] [--duration S] [--connections C] [--sections load,cold,memory,search]
+const USAGE = `Usage: npm run bench -- [--listings N] [--duration S] [--connections C] [--sections load,cold,deployed,memory,search]
 Runs against BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mkt_bench), seeding it up to N listings.`;
 
 const { values: options } = parseArgs({
@@ -17,7 +18,7 @@ const { values: options } = parseArgs({
     listings: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
-    sections: { type: 'string', default: 'load,cold,memory,search' },
+    sections: { type: 'string', default: 'load,cold,deployed,memory,search' },
     help: { type: 'boolean' },
   },
 });
@@ -277,6 +278,26 @@ async function benchColdStarts(): Promise<void> {
   }`);
 }
 
+/** Functions held to a cold import of at most 1.5x a bare `import('pg')`. */
+const LIGHT_FUNCTIONS = ['api/health/index', 'api/health/ready', 'api/public/listings/index', 'api/public/listings/[id]', 'api/public/filter-options', 'api/categories/index', 'api/categories/[id]', 'api/settings/index'];
+
+async function benchDeployedFunctions(): Promise<void> {
+  console.log("\n## Deployed functions: traced size and cold import of each .func in .vercel/output, against import('pg')\n");
+  const outputDir = path.resolve('.vercel/output');
+  if (!fs.existsSync(path.join(outputDir, 'config.json'))) {
+    console.log('No build output: run npm run build:vercel first (README, Deploy).');
+    return;
+  }
+  const rows = measureDeployedFunctions(outputDir, benchEnv);
+  table(
+    ['function', 'traced MB', 'import ms', 'x import(pg)'],
+    rows.map((row) => [row.name, (row.tracedBytes / 1024 / 1024).toFixed(1), row.importMs.toFixed(0), row.ratioToPg.toFixed(2)]),
+  );
+  const light = rows.filter((row) => LIGHT_FUNCTIONS.includes(row.name));
+  const worst = light.reduce((max, row) => Math.max(max, row.ratioToPg), 0);
+  console.log(`\nhealth and public reads: worst ${worst.toFixed(2)}x import('pg') (target <= 1.5x)`);
+}
+
 async function noiseJpeg(seed: number): Promise<Buffer> {
   // Gaussian noise barely compresses, so a photo-sized JPEG comes close to the 10 MB limit.
   const image = await sharp({ create: { width: 3400, height: 2650, channels: 3, background: { r: seed, g: 90, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 70 } } })
@@ -349,6 +370,7 @@ async function main(): Promise<void> {
     await benchSearch(scenarios[1]!);
   }
   if (SECTIONS.has('cold')) await benchColdStarts();
+  if (SECTIONS.has('deployed')) await benchDeployedFunctions();
   if (SECTIONS.has('memory')) await benchMemory(agentToken, phones!.id);
   fs.rmSync(workDir, { recursive: true, force: true });
 }

@@ -1,4 +1,4 @@
-import { liveness } from '../../lib/health/handlers.js';
+import { liveness } from '../../lib/health/liveness.js';
 import { endpoint, route } from '../../lib/http/route.js';
 
 export default route({

@@ -1,4 +1,4 @@
-import { readiness } from '../../lib/health/handlers.js';
+import { readiness } from '../../lib/health/readiness.js';
 import { endpoint, route } from '../../lib/http/route.js';
 
 export default route({

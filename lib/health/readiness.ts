@@ -4,11 +4,6 @@ import { getDb } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';
 import { raw, type Reply } from '../http/reply.js';
 
-/** Liveness: the function answers; no dependency is touched. */
-export async function liveness(): Promise<Reply> {
-  return raw({ status: 'ok', timestamp: new Date().toISOString() });
-}
-
 const READINESS_TIMEOUT_MS = 3000;
 
 /** Readiness: every required setting is present, and the database answers a query within a short time. */
