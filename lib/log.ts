@@ -20,9 +20,11 @@ function write(level: Level, message: string, fields: Record<string, unknown> = 
   else process.stdout.write(`${line}\n`);
 }
 
+/** An error with what says why: a database error's code and constraint, and the error it wraps. */
 function errorReplacer(_key: string, value: unknown): unknown {
   if (value instanceof Error) {
-    return { name: value.name, message: value.message, stack: value.stack, code: (value as { code?: unknown }).code };
+    const { code, constraint, detail } = value as { code?: unknown; constraint?: unknown; detail?: unknown };
+    return { name: value.name, message: value.message, code, constraint, detail, stack: value.stack, cause: value.cause };
   }
   return value;
 }

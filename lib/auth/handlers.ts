@@ -1,4 +1,5 @@
 import { getDb } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
 import { created, ok, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
@@ -27,7 +28,7 @@ export async function register(
   // Hashing is slow: done before the transaction so the code's row is never held locked meanwhile.
   const passwordHash = await hashPassword(body.password);
   const db = await getDb();
-  const user = await db.transaction(async (tx) => {
+  const user = await inTransaction(db, async (tx) => {
     const code = await consumeAgentCode(tx, body.agentCode);
     if (!code) throw ApiError.badRequest('Invalid or expired agent code');
     const agent = await insertAgent(tx, { email: body.email, passwordHash, name: body.name, phone: body.phone });

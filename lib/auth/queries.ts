@@ -1,5 +1,6 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import { listings, users } from '../db/schema.js';
 import { offsetOf, type PageQuery } from '../http/common-schemas.js';
 import { agentColumns, profileColumns } from './presenter.js';
@@ -42,7 +43,7 @@ export async function findProfile(db: Database, id: string) {
 export async function updateProfile(db: Database, id: string, changes: Omit<ProfileUpdate, 'currentPassword'> & { profileImage?: string }) {
   const values = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   if (Object.keys(values).length === 0) return { profile: await findProfile(db, id), replacedImage: null };
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [current] = await tx.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, id)).for('update');
     if (!current) return { profile: undefined, replacedImage: null };
     const [profile] = await tx.update(users).set(values).where(eq(users.id, id)).returning(profileColumns);

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { getDb } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { created, ok, type Reply } from '../http/reply.js';
@@ -43,7 +44,7 @@ export async function createCategory({ body }: { body: CategoryCreate }): Promis
 /** Replaces the given fields; listings keep their attributes even when the rules change. */
 export async function updateCategory({ params, body }: { params: Params; body: CategoryUpdate }): Promise<Reply> {
   const db = await getDb();
-  const presented = await db.transaction(async (tx) => {
+  const presented = await inTransaction(db, async (tx) => {
     const row = await updateCategoryRow(tx, params.id, body);
     if (!row) throw notFoundError('Category', params.id);
     return categoryPresenter(row, await countListingsInCategory(tx, row.id));
@@ -53,7 +54,7 @@ export async function updateCategory({ params, body }: { params: Params; body: C
 
 export async function deleteCategory({ params }: { params: Params }): Promise<Reply> {
   const db = await getDb();
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const category = await lockCategoryForDelete(tx, params.id);
     if (!category) throw notFoundError('Category', params.id);
     const inUse = await countListingsInCategory(tx, category.id);

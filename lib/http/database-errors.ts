@@ -1,22 +1,5 @@
+import { findPostgresError, RETRYABLE_CODES } from '../db/postgres-error.js';
 import { ApiError } from './api-error.js';
-
-interface PostgresError {
-  code: string;
-  constraint?: string;
-  detail?: string;
-}
-
-function findPostgresError(error: unknown): PostgresError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth += 1) {
-    const candidate = current as { code?: unknown; cause?: unknown };
-    if (typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code)) {
-      return candidate as PostgresError;
-    }
-    current = candidate.cause;
-  }
-  return undefined;
-}
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
@@ -36,6 +19,7 @@ function isConnectionFailure(error: unknown): boolean {
 export function databaseErrorToApiError(error: unknown): ApiError | undefined {
   const pgError = findPostgresError(error);
   if (pgError) {
+    if (RETRYABLE_CODES.has(pgError.code)) return new ApiError(503, 'Service unavailable: the database was busy, please try again');
     switch (pgError.code) {
       case '23505':
         return ApiError.conflict('A record with that value already exists');

@@ -106,6 +106,7 @@ function encode(reply: Reply, headers: Record<string, string>): OutgoingResponse
 
 function errorReply(error: unknown, requestId: string): Reply {
   const apiError = error instanceof ApiError ? error : databaseErrorToApiError(error);
+  if (apiError && apiError.status >= 500) log.warn('request failed on a dependency', { requestId, status: apiError.status, error });
   if (apiError) {
     const body: Record<string, unknown> = { success: false, error: apiError.message };
     if (apiError.details) body.details = apiError.details;

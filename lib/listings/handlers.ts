@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import type { AuthUser } from '../auth/authenticate.js';
 import { getCategoryOrThrow } from '../categories/queries.js';
 import { getDb, type Executor } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import { emitListingEvent } from '../events/listing-events.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
@@ -105,7 +106,7 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
   const stored = await storeImages(processedImages(files));
   const images = [...stored, ...uploaded];
   const listing = await withStoredImages(stored, () =>
-    db.transaction(async (tx) => {
+    inTransaction(db, async (tx) => {
       await assertImagesUnused(tx, uploaded);
       const row = await insertListing(tx, {
         title,
@@ -207,7 +208,7 @@ export async function updateListing(
   }
   const stored = await storeImages(newFiles);
   const { row, dropped } = await withStoredImages(stored, () =>
-    db.transaction(async (tx) => {
+    inTransaction(db, async (tx) => {
       const listing = await lockListing(tx, params.id);
       if (!listing) throw notFoundError('Listing', params.id);
       assertCanManage(user, listing);
@@ -227,7 +228,7 @@ export async function updateListing(
 
 export async function deleteListing({ params }: { params: ListingParams }, { user }: Caller): Promise<Reply> {
   const db = await getDb();
-  const { listing, channelPosts } = await db.transaction(async (tx) => {
+  const { listing, channelPosts } = await inTransaction(db, async (tx) => {
     const row = await lockListing(tx, params.id);
     if (!row) throw notFoundError('Listing', params.id);
     assertCanManage(user, row);

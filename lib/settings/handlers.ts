@@ -1,4 +1,5 @@
 import { getDb } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import { ok, type Reply } from '../http/reply.js';
 import type { Input } from '../http/route.js';
 import { readSettings, writeSettings } from './queries.js';
@@ -11,7 +12,7 @@ export async function getSettings(): Promise<Reply> {
 export async function updateSettings({ body }: Input<{ body: typeof SettingsUpdateBody }>): Promise<Reply> {
   const db = await getDb();
   const changes = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
-  const current = await db.transaction(async (tx) => {
+  const current = await inTransaction(db, async (tx) => {
     await writeSettings(tx, changes);
     return readSettings(tx);
   });

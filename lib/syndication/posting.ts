@@ -1,5 +1,6 @@
 import { config } from '../config.js';
 import { getDb, type Executor } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import { log } from '../log.js';
 import { notify } from '../notifications/notify.js';
 import { readSettings } from '../settings/queries.js';
@@ -29,7 +30,7 @@ async function postContent(executor: Executor, listing: PostableListing): Promis
 
 async function recordFailure(entry: LogRow, listing: PostableListing, errorMessage: string): Promise<LogRow> {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const row = await finishLog(tx, entry.id, { status: 'FAILED', errorMessage });
     if (listing.agentId) {
       await notify(tx, [
