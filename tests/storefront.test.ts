@@ -567,3 +567,30 @@ describe('GET /api/public/filter-options', () => {
     expect(response.body.details[0]).toMatchObject({ field: 'category', message: 'must be a single value' });
   });
 });
+
+describe('GET /api/public/filter-options: free-text values are bounded', () => {
+  it('offers at most 100 values of a free-text field, the most common, and says there are more', async () => {
+    const rules: SchemaRule[] = [
+      { field: 'brand', type: 'string', required: true },
+      { field: 'color', type: 'string', required: false },
+    ];
+    const category = await buildCategory(server.db, { name: 'CROWDED', displayName: 'Crowded', schemaRules: rules });
+    const listings: ListingAttributes[] = [
+      ...Array.from({ length: 3 }, () => ({ brand: 'Apple', color: 'Common Red' })),
+      ...Array.from({ length: 2 }, () => ({ brand: 'Apple', color: 'Common Blue' })),
+      ...Array.from({ length: 150 }, (_, index) => ({ brand: 'Apple', color: `Rare ${String(index).padStart(3, '0')}` })),
+    ];
+    await Promise.all(listings.map((attributes) => buildListing(server.db, { categoryId: category.id, attributes })));
+    const response = await api.get('/api/public/filter-options?category=Crowded');
+    expect(response.status).toBe(200);
+    const { brand, color } = response.body.data;
+    expect(brand).toEqual({ field: 'brand', type: 'string', required: true, options: ['Apple'] });
+    expect(color.hasMoreOptions).toBe(true);
+    expect(color.options).toHaveLength(100);
+    expect(color.options).toEqual(expect.arrayContaining(['Common Red', 'Common Blue']));
+    // Ties among the rare values are broken by the value, so the first 98 of them are kept.
+    expect(color.options).toContain('Rare 097');
+    expect(color.options).not.toContain('Rare 098');
+    expect(response.text.length).toBeLessThan(4000);
+  });
+});

@@ -84,7 +84,11 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   },
   'GET /api/public/listings/:id': { summary: 'A storefront listing with its agent\'s contact links' },
   'POST /api/public/listings/:id/inquiry': { summary: 'Count an inquiry click', reply: 'success', errors: [RATE_LIMITED] },
-  'GET /api/public/filter-options': { summary: 'Filter values for a category' },
+  'GET /api/public/filter-options': {
+    summary: 'Filter values for a category',
+    description:
+      'Per rule field, the values present among the category\'s AVAILABLE listings: a select field lists its own options that are present; any other field at most 100 values, those most listings carry, in natural order, with `hasMoreOptions: true` when it has more.',
+  },
   'GET /api/public/messenger-bot': { summary: 'The bot and channel, as the storefront shows them' },
 
   'GET /api/syndication/config': { summary: 'List channel posting configurations (secrets masked)' },

@@ -252,9 +252,14 @@ export async function countInquiry(executor: Executor, id: string): Promise<bool
 
 export interface CategoryFilterValues {
   schemaRules: SchemaRule[];
-  /** For each rule field, the distinct scalar values its available listings carry, as text. */
+  /** For each rule field, the distinct scalar values its available listings carry, as text: at most FILTER_VALUES_PER_FIELD, the most common. */
   values: Record<string, string[]>;
+  /** Rule fields whose available listings carry more values than `values` offers. */
+  cutFields: string[];
 }
+
+/** Free-text fields can take any number of values; a filter panel offers the most common ones. */
+export const FILTER_VALUES_PER_FIELD = 100;
 
 /**
  * A category's rules and, in the same query, the attribute values present among its available
@@ -274,18 +279,35 @@ export async function findCategoryFilterValues(executor: Executor, nameOrDisplay
     .select({
       schemaRules: matched.schemaRules,
       // The values present come from listing_attribute_values, which triggers keep per category
-      // (migration 0008), so no listing is read. Written with its own aliases: drizzle leaves
-      // columns unqualified in a single-table select.
+      // (migration 0008), so no listing is read. A field offers at most FILTER_VALUES_PER_FIELD
+      // values, those most listings carry. Written with its own aliases: drizzle leaves columns
+      // unqualified in a single-table select.
       values: sql<Record<string, string[]>>`(
         select coalesce(jsonb_object_agg(present.field, present.present_values), '{}'::jsonb)
         from (
-          select offered.field, jsonb_agg(offered.value) as present_values
-          from listing_attribute_values as offered
-          where offered."categoryId" = matched.id
-            and offered.listings > 0
-            and offered.field in (select item ->> 'field' from jsonb_array_elements(matched."schemaRules") as item)
-          group by offered.field
+          select ranked.field, jsonb_agg(ranked.value) filter (where ranked.rank <= ${FILTER_VALUES_PER_FIELD}) as present_values
+          from (
+            select offered.field, offered.value,
+              row_number() over (partition by offered.field order by offered.listings desc, offered.value) as rank
+            from listing_attribute_values as offered
+            where offered."categoryId" = matched.id
+              and offered.listings > 0
+              and offered.field in (select item ->> 'field' from jsonb_array_elements(matched."schemaRules") as item)
+          ) as ranked
+          where ranked.rank <= ${FILTER_VALUES_PER_FIELD + 1}
+          group by ranked.field
         ) as present
+      )`,
+      /** The fields that have more values than they offer. */
+      cutFields: sql<string[]>`(
+        select coalesce(jsonb_agg(distinct crowded.field), '[]'::jsonb)
+        from (
+          select offered.field
+          from listing_attribute_values as offered
+          where offered."categoryId" = matched.id and offered.listings > 0
+          group by offered.field
+          having count(*) > ${FILTER_VALUES_PER_FIELD}
+        ) as crowded
       )`,
     })
     .from(matched);
