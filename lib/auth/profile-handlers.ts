@@ -5,7 +5,7 @@ import { ok, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
 import { sendMail } from '../mail/send-mail.js';
 import { removeImages, storeImages } from '../media/storage.js';
-import { compareAgainstDummy, passwordMatches } from './passwords.js';
+import { passwordMatches } from './passwords.js';
 import type { ProfileUpdateBody, profileForm } from './profile-schema.js';
 import { findCredentials, findProfile, updateProfile } from './queries.js';
 
@@ -44,11 +44,7 @@ const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 /** D40: a change of e-mail is confirmed with the account's password. */
 async function assertCurrentPassword(db: Database, email: string, currentPassword: string | undefined): Promise<void> {
   const account = await findCredentials(db, email);
-  if (!currentPassword || !account) {
-    await compareAgainstDummy(currentPassword ?? '');
-    throw ApiError.forbidden(WRONG_CURRENT_PASSWORD);
-  }
-  if (!(await passwordMatches(currentPassword, account.password))) throw ApiError.forbidden(WRONG_CURRENT_PASSWORD);
+  if (!currentPassword || !(await passwordMatches(currentPassword, account?.password))) throw ApiError.forbidden(WRONG_CURRENT_PASSWORD);
 }
 
 /** The old address hears of the change, so a stolen session cannot move an account unnoticed. */

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { buildAgent } from './support/factories.js';
+import { useTestServer } from './support/test-server.js';
+
+const server = useTestServer({ TRUST_PROXY: '1' });
+const api = server.api;
+
+function login(email: string, address: string, password = 'not-the-password') {
+  return api.post('/api/auth/login', { json: { email, password }, headers: { 'x-forwarded-for': address } });
+}
+
+describe('sign-in ceilings', () => {
+  it('stops one address after 30 password checks, whichever e-mails they name, and only that address', async () => {
+    const answers = [];
+    for (let index = 0; index < 30; index += 1) answers.push((await login(`fresh-${index}@example.com`, '198.51.100.7')).status);
+    expect(answers).toEqual(Array(30).fill(401));
+    const over = await login('yet-another@example.com', '198.51.100.7');
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await login('yet-another@example.com', '198.51.100.8')).status).toBe(401);
+  });
+
+  it('stops guesses at one account after 50, whatever the address, while its owner elsewhere is refused too', async () => {
+    const agent = await buildAgent(server.db);
+    const answers = [];
+    for (let index = 0; index < 50; index += 1) answers.push((await login(agent.email, `203.0.113.${index + 1}`)).status);
+    expect(answers).toEqual(Array(50).fill(401));
+    expect((await login(agent.email, '203.0.113.200')).status).toBe(429);
+    expect((await login(agent.email, '192.0.2.1', agent.password)).status).toBe(429);
+  });
+});
