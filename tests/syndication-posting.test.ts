@@ -285,6 +285,31 @@ describe('POST /api/syndication/trigger/:listingId', () => {
     expect(bot.calls.map((call) => call.method)).toEqual(['sendMediaGroup', 'sendMessage']);
   });
 
+  it('fails an album whose buttons message did not go out, keeping its messages, and a retry sends only the buttons', async () => {
+    const listing = await listingOf({ images: [storedImage().ref, storedImage().ref] });
+    bot.fail('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 5', parameters: { retry_after: 5 } });
+    const response = await trigger(listing.id);
+    expect(response.status).toBe(502);
+    const albumIds = bot.callsTo('sendMediaGroup')[0]!.result.map((message: { message_id: number }) => message.message_id);
+    const [failed] = await logsOf(listing.id);
+    expect(failed).toMatchObject({ status: 'FAILED', action: 'NEW_POST', messageId: albumIds[0], postMessageIds: albumIds });
+    expect(failed!.errorMessage).toContain('The album was posted, but its buttons message was not');
+
+    bot.reset();
+    const retried = await api.post(`/api/syndication/retry/${failed!.id}`, { token: admin.token });
+    expect(retried.status).toBe(200);
+    expect(bot.calls.map((call) => call.method)).toEqual(['sendMessage']);
+    const buttonsId = bot.callsTo('sendMessage')[0]!.result.message_id;
+    expect(retried.body.data).toMatchObject({ status: 'SUCCESS', messageId: albumIds[0] });
+    const entries = await logsOf(listing.id);
+    expect(entries.find((entry) => entry.id === retried.body.data.id)).toMatchObject({ postMessageIds: [...albumIds, buttonsId] });
+
+    bot.reset();
+    expect((await api.delete(`/api/listings/${listing.id}`, { token: admin.token })).status).toBe(200);
+    await settleDeferredWork();
+    expect(bot.callsTo('deleteMessages').flatMap((call) => call.params.message_ids)).toEqual([...albumIds, buttonsId]);
+  });
+
   it('fails the entry with a message naming an image that cannot be read, and notifies the agent', async () => {
     const missing = `/uploads/${crypto.randomUUID()}.webp`;
     const listing = await listingOf({ images: [storedImage().ref, missing] });

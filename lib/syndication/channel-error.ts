@@ -15,6 +15,21 @@ export class ChannelError extends Error {
   }
 }
 
+/**
+ * A post that reached the channel only in part: a media group whose buttons message failed. The
+ * messages that went out are kept, so a retry sends only what is missing.
+ */
+export class PartialPostError extends ChannelError {
+  constructor(
+    message: string,
+    /** The ids of the messages that did go out, first to last. */
+    readonly sentIds: number[],
+  ) {
+    super(message);
+    this.name = 'PartialPostError';
+  }
+}
+
 /** Removes the token from any text that might carry a request URL (network errors name the URL). */
 export function withoutToken(text: string, token: string): string {
   return token ? text.split(token).join('<token>') : text;

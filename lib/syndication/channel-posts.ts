@@ -9,15 +9,15 @@ export interface ChannelPost {
 }
 
 /**
- * The channel messages of a listing that were posted successfully, per channel: every message of
- * each post (an album's items and its buttons message too). Read before the listing is deleted,
+ * The channel messages of a listing, per channel: every message of each post that went out, in
+ * whole or in part (an album's items and its buttons message too). Read before the listing is deleted,
  * because its logs go with it.
  */
 export async function channelPostsOfListing(executor: Executor, listingId: string): Promise<ChannelPost[]> {
   const rows = await executor
     .select({ channelInfo: syndicationLogs.channelInfo, messageId: syndicationLogs.messageId, postMessageIds: syndicationLogs.postMessageIds })
     .from(syndicationLogs)
-    .where(and(eq(syndicationLogs.listingId, listingId), eq(syndicationLogs.status, 'SUCCESS'), isNotNull(syndicationLogs.messageId)));
+    .where(and(eq(syndicationLogs.listingId, listingId), isNotNull(syndicationLogs.messageId)));
   const byChannel = new Map<string, Set<number>>();
   for (const row of rows) {
     const ids = byChannel.get(row.channelInfo) ?? new Set<number>();

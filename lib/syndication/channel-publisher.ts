@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { InlineKeyboard, InputFile } from 'grammy';
-import { log } from '../log.js';
 import { storageFor } from '../media/storage.js';
 import { botClient, type BotClient } from './bot-client.js';
-import { ChannelError } from './channel-error.js';
+import { ChannelError, PartialPostError } from './channel-error.js';
 import type { LinkButton } from './keyboard.js';
 
 /** A media group holds at most 10 items. */
@@ -67,14 +66,23 @@ async function publish(client: BotClient, channelId: string, content: PostConten
   );
   const ids = messages.map((message) => message.message_id);
   if (ids.length === 0) throw new ChannelError('Bot API sendMediaGroup returned no messages');
-  if (keyboard) {
-    // The album is already on the channel: a failed buttons message must not turn it into a failure that a retry would post twice.
-    const buttonsMessage = await client
-      .call('sendMessage', (api) => api.sendMessage(channelId, content.buttonsText, { parse_mode: 'HTML', reply_markup: keyboard }))
-      .catch((error: unknown) => log.warn('channel buttons message failed', { channelId, messageId: ids[0], error: (error as Error).message }));
-    if (buttonsMessage) ids.push(buttonsMessage.message_id);
+  if (!keyboard) return ids;
+  try {
+    return [...ids, await publishButtons(client, channelId, content)];
+  } catch (error) {
+    // The album is on the channel: it is kept, and a retry sends only the buttons.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new PartialPostError(`The album was posted, but its buttons message was not: ${reason}`, ids);
   }
-  return ids;
+}
+
+/** The message carrying a media group's buttons (an album cannot carry them itself). */
+async function publishButtons(client: BotClient, channelId: string, content: PostContent): Promise<number> {
+  const keyboard = keyboardOf(content.buttons);
+  const message = await client.call('sendMessage', (api) =>
+    api.sendMessage(channelId, content.buttonsText, { parse_mode: 'HTML', ...(keyboard ? { reply_markup: keyboard } : {}) }),
+  );
+  return message.message_id;
 }
 
 /** Deletes messages of one channel; the Bot API skips those already gone. */
@@ -124,6 +132,8 @@ export function channelPublisher(botToken: string) {
   const client = botClient(botToken);
   return {
     publish: (channelId: string, content: PostContent) => publish(client, channelId, content),
+    /** Sends only the buttons message of a media group that is already on the channel. */
+    publishButtons: (channelId: string, content: PostContent) => publishButtons(client, channelId, content),
     /** Re-captions a listing's post and sets its buttons. */
     editPost: (channelId: string, messageId: number, content: PostContent) => edit(client, channelId, messageId, content.caption, content.buttons, content.images.length > 0),
     /** Sets a message's caption (or text), keeping the given buttons. */

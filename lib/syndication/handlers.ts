@@ -45,7 +45,9 @@ export async function retrySyndication({ params }: { params: { id: string } }, {
   if (log.platform !== MESSENGER || log.action === 'DELETED') throw ApiError.conflict(`A ${log.platform} ${log.action} entry cannot be retried`);
   const target = await activeMessengerTargetOrThrow(db);
   const listing = await postableListingOrThrow(log.listingId);
-  const entry = await postListing(listing, log.action, target);
+  // A post that went out in part, in this channel, is completed rather than posted again.
+  const alreadySent = log.action === 'NEW_POST' && log.channelInfo === target.channelId ? (log.postMessageIds ?? []) : [];
+  const entry = await postListing(listing, log.action, target, alreadySent);
   return ok(logPresenter(entry, listing));
 }
 

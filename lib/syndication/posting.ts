@@ -5,7 +5,7 @@ import { log } from '../log.js';
 import { notify } from '../notifications/notify.js';
 import { readSettings } from '../settings/queries.js';
 import { assembleCaption, listingCaption } from './caption.js';
-import { ChannelError, failureMessage } from './channel-error.js';
+import { ChannelError, failureMessage, PartialPostError } from './channel-error.js';
 import type { PostContent } from './channel-publisher.js';
 import { MESSENGER, type MessengerTarget } from './configs.js';
 import { channelButtons, type LinkButton } from './keyboard.js';
@@ -28,10 +28,12 @@ async function postContent(executor: Executor, listing: PostableListing): Promis
   };
 }
 
-async function recordFailure(entry: LogRow, listing: PostableListing, errorMessage: string): Promise<LogRow> {
+/** `sentIds`: the messages of a post that went out in part, kept so that a retry completes it. */
+async function recordFailure(entry: LogRow, listing: PostableListing, errorMessage: string, sentIds: number[] | null): Promise<LogRow> {
   const db = await getDb();
+  const outcome = { status: 'FAILED' as const, errorMessage, messageId: sentIds?.[0] ?? null, postMessageIds: sentIds };
   return inTransaction(db, async (tx) => {
-    const row = await finishLog(tx, entry.id, { status: 'FAILED', errorMessage });
+    const row = await finishLog(tx, entry.id, outcome);
     if (listing.agentId) {
       await notify(tx, [
         {
@@ -43,7 +45,7 @@ async function recordFailure(entry: LogRow, listing: PostableListing, errorMessa
         },
       ]);
     }
-    return row ?? { ...entry, status: 'FAILED', errorMessage };
+    return row ?? { ...entry, ...outcome };
   });
 }
 
@@ -51,10 +53,12 @@ async function recordFailure(entry: LogRow, listing: PostableListing, errorMessa
  * The posting flow (D13): a `PENDING` entry first, then the Bot API calls, then `SUCCESS` with the
  * message id, or `FAILED` with the reason and a notification to the listing's agent. A new post
  * records its first message as the message id and every message it sent (so all can be deleted);
- * an edit changes the listing's latest post in this channel. Never throws for a channel failure:
- * the entry says what happened.
+ * an edit changes the listing's latest post in this channel. A post is SUCCESS only when all of it
+ * went out: an album whose buttons message failed is FAILED with the album's messages recorded, and
+ * `alreadySent` (a retry of such an entry) sends only the buttons. Never throws for a channel
+ * failure: the entry says what happened.
  */
-export async function postListing(listing: PostableListing, action: PostAction, target: MessengerTarget): Promise<LogRow> {
+export async function postListing(listing: PostableListing, action: PostAction, target: MessengerTarget, alreadySent: number[] = []): Promise<LogRow> {
   const db = await getDb();
   const entry = await insertPendingLog(db, { listingId: listing.id, platform: MESSENGER, action, channelInfo: target.channelId });
   try {
@@ -67,6 +71,9 @@ export async function postListing(listing: PostableListing, action: PostAction, 
       if (posted === undefined) throw new ChannelError('The listing has no successful post in this channel to edit');
       await publisher.editPost(target.channelId, posted, content);
       outcome = { messageId: posted, postMessageIds: null };
+    } else if (alreadySent.length > 0) {
+      const sent = [...alreadySent, await publisher.publishButtons(target.channelId, content)];
+      outcome = { messageId: sent[0]!, postMessageIds: sent };
     } else {
       const sent = await publisher.publish(target.channelId, content);
       outcome = { messageId: sent[0]!, postMessageIds: sent };
@@ -75,6 +82,7 @@ export async function postListing(listing: PostableListing, action: PostAction, 
   } catch (error) {
     const errorMessage = failureMessage(error, target.botToken);
     log.warn('channel posting failed', { listingId: listing.id, action, syndicationLogId: entry.id, errorMessage });
-    return recordFailure(entry, listing, errorMessage);
+    const onChannel = error instanceof PartialPostError ? error.sentIds : alreadySent;
+    return recordFailure(entry, listing, errorMessage, onChannel.length > 0 ? onChannel : null);
   }
 }

@@ -26,6 +26,8 @@ export interface BotApiCall {
 export interface BotApiFailure {
   error_code: number;
   description: string;
+  /** As the Bot API sends with a 429: how long to wait. */
+  parameters?: { retry_after?: number };
 }
 
 interface PostedMessage {
