@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { imageUploadForm, PROFILE_IMAGE_LIMITS } from '../media/image-upload-form.js';
-import { Email, fieldsMessage, Name, Phone, text } from './schema.js';
+import { Email, fieldsMessage, fitsBcrypt, MAX_PASSWORD_BYTES, Name, Phone, text } from './schema.js';
 
 const MAX_URL_LENGTH = 500;
 const MAX_CUSTOM_SOCIALS = 20;
@@ -65,7 +65,7 @@ export const ProfileUpdateBody = v.object(
     website: ClearableLink,
     customSocials: CustomSocials,
     /** Required to change `email` (D40): a token alone must not be able to move the account. */
-    currentPassword: v.optional(v.pipe(v.string('must be a string'), v.maxLength(1024, 'must be at most 1024 characters'))),
+    currentPassword: v.optional(v.pipe(v.string('must be a string'), v.check(fitsBcrypt, `must be at most ${MAX_PASSWORD_BYTES} bytes`))),
   },
   fieldsMessage,
 );

@@ -14,10 +14,13 @@ export const Email = v.pipe(
   v.email('must be a valid e-mail address'),
 );
 
+/** Longer passwords would be silently cut by bcrypt: refused everywhere a password is taken. */
+export const fitsBcrypt = (password: string) => Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES;
+
 const NewPassword = v.pipe(
   v.string('must be a string'),
   v.minLength(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`),
-  v.check((password) => Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES, `must be at most ${MAX_PASSWORD_BYTES} bytes`),
+  v.check(fitsBcrypt, `must be at most ${MAX_PASSWORD_BYTES} bytes`),
 );
 
 /** Names a missing field plainly instead of valibot's generic key message. */
@@ -52,7 +55,7 @@ export const RegisterBody = v.object(
 export const LoginBody = v.object(
   {
     email: v.pipe(v.string('must be a string'), v.trim(), v.toLowerCase(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)),
-    password: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1024, 'must be at most 1024 characters')),
+    password: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.check(fitsBcrypt, `must be at most ${MAX_PASSWORD_BYTES} bytes`)),
   },
   fieldsMessage,
 );

@@ -79,10 +79,14 @@ export type RouteHandler = ((req: IncomingMessage, res: ServerResponse) => Promi
   fetch: (request: Request) => Promise<Response>;
 };
 
-function requestIdOf(request: IncomingRequest): string {
+/** A caller's own request id, logged beside the service's (never in its place), when it is a sane token. */
+function clientRequestIdOf(request: IncomingRequest): string | undefined {
   const incoming = request.headers['x-request-id'];
-  return typeof incoming === 'string' && /^[\w.-]{8,128}$/.test(incoming) ? incoming : crypto.randomUUID();
+  return typeof incoming === 'string' && /^[\w.-]{8,128}$/.test(incoming) ? incoming : undefined;
 }
+
+/** An error answer lists at most this many details (D40). */
+const MAX_DETAILS = 50;
 
 function queryObject(url: URL): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
@@ -109,7 +113,7 @@ function errorReply(error: unknown, requestId: string): Reply {
   if (apiError && apiError.status >= 500) log.warn('request failed on a dependency', { requestId, status: apiError.status, error });
   if (apiError) {
     const body: Record<string, unknown> = { success: false, error: apiError.message };
-    if (apiError.details) body.details = apiError.details;
+    if (apiError.details) body.details = apiError.details.slice(0, MAX_DETAILS);
     const headers = { ...apiError.headers };
     if (apiError.status === 503) headers['Retry-After'] ??= '5';
     return { status: apiError.status, body, headers };
@@ -170,8 +174,8 @@ async function run(endpoint: Endpoint, request: IncomingRequest, url: URL, reque
 
 async function respond(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {
   const started = performance.now();
-  const requestId = requestIdOf(request);
-  const headers: Record<string, string> = { 'X-Request-Id': requestId, ...corsHeaders(request) };
+  const requestId = crypto.randomUUID();
+  const headers: Record<string, string> = { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', ...corsHeaders(request) };
   const method = request.method.toUpperCase();
   const url = new URL(request.url, 'http://localhost');
   if (method === 'OPTIONS') {
@@ -196,6 +200,7 @@ async function respond(table: RouteTable, allowed: string, request: IncomingRequ
   }
   log.info('request', {
     requestId,
+    clientRequestId: clientRequestIdOf(request),
     method,
     path: url.pathname,
     status: reply.status,

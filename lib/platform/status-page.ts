@@ -7,6 +7,7 @@ export function sendPlatformStatus(req: IncomingMessage, res: ServerResponse, st
   res.statusCode = status;
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   res.setHeader('X-Vercel-Error', code);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   res.end(`The page could not be found\n\n${code}\n`);
 }
 

@@ -6,7 +6,7 @@ import type { Input, RequestContext } from '../http/route.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { filterOptionsPresenter } from './filter-options.js';
 import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
-import { countInquiry, findCategoryFilterValues, findPublicListings, viewPublicListing, type PublicListingFilters } from './queries.js';
+import { countInquiry, findCategoryFilterValues, findPublicListings, publicListingExists, viewPublicListing, type PublicListingFilters } from './queries.js';
 import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type PublicListingsQuery } from './schema.js';
 
 /** Reads the query into filters; an empty value filters nothing, and the older names are aliases (D20). */
@@ -37,8 +37,13 @@ export async function listPublicListings({ query }: Input<{ query: typeof Public
   return paginated(items, pagination(query.page, query.limit, total));
 }
 
-export async function getPublicListing({ params }: Input<{ params: typeof IdParams }>): Promise<Reply> {
+/** A view is counted by GET only: HEAD (link checkers, previews) answers whether it exists. */
+export async function getPublicListing({ params }: Input<{ params: typeof IdParams }>, ctx: RequestContext<'public'>): Promise<Reply> {
   const db = await getDb();
+  if (ctx.request.method.toUpperCase() === 'HEAD') {
+    if (!(await publicListingExists(db, params.id))) throw notFoundError('Listing', params.id);
+    return ok(null);
+  }
   const found = await viewPublicListing(db, params.id);
   if (!found) throw notFoundError('Listing', params.id);
   return ok({ ...publicListingPresenter(found.listing), agent: found.agent ? publicAgentPresenter(found.agent) : null });

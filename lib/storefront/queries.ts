@@ -227,6 +227,12 @@ function prepareViewPublicListing(executor: Database) {
 /** The storefront's most frequent statement, built once per database instead of per request. */
 const preparedViews = new WeakMap<Database, ReturnType<typeof prepareViewPublicListing>>();
 
+/** Whether the storefront shows a listing (anything but ARCHIVED), without counting a view. */
+export async function publicListingExists(executor: Executor, id: string): Promise<boolean> {
+  const [row] = await executor.select({ id: listings.id }).from(listings).where(and(eq(listings.id, id), ne(listings.status, 'ARCHIVED'))).limit(1);
+  return row !== undefined;
+}
+
 export async function viewPublicListing(
   db: Database,
   id: string,
