@@ -1,6 +1,6 @@
-import { count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agentCodes, listings, users } from '../lib/db/schema.js';
+import { agentCodes, listings, notifications, users } from '../lib/db/schema.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
@@ -57,16 +57,22 @@ function statusesOf(responses: Array<{ status: number }>): number[] {
 }
 
 describe('selling one listing concurrently', () => {
-  it('takes exactly one item per sale, stops at zero and archives, while readers see no negative stock', async () => {
+  it('takes exactly one item per sale, refuses the sales past the stock (D40), archives at zero, while readers see no negative stock', async () => {
     const listing = await buildListing(server.db, { categoryId, agentId: agent.id, stockQuantity: 20 });
     const sales = Array.from({ length: 25 }, () => api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD' } }));
     const reads = Array.from({ length: 10 }, () => api.get(`/api/listings/${listing.id}`, { token: admin.token }));
     const [sold, read] = await Promise.all([Promise.all(sales), Promise.all(reads)]);
 
-    expect(statusesOf(sold)).toEqual(Array(25).fill(200));
-    const remaining = sold.map((response) => response.body.data.stockQuantity as number).sort((a, b) => a - b);
-    // Twenty sales each take one item (19..0); the five late ones find none left and leave it at 0.
-    expect(remaining).toEqual([...Array(6).fill(0), ...Array.from({ length: 19 }, (_, index) => index + 1)]);
+    expect(statusesOf(sold)).toEqual([...Array(20).fill(200), ...Array(5).fill(409)]);
+    const remaining = sold.filter((response) => response.status === 200).map((response) => response.body.data.stockQuantity as number).sort((a, b) => a - b);
+    // Twenty sales each take one item (19..0); the five late ones find none left and change nothing.
+    expect(remaining).toEqual(Array.from({ length: 20 }, (_, index) => index));
+    for (const refused of sold.filter((response) => response.status === 409)) expect(refused.body).toEqual({ success: false, error: 'No stock left to sell' });
+    const soldNotices = await server.db
+      .select({ total: count() })
+      .from(notifications)
+      .where(and(eq(notifications.userId, agent.id), eq(notifications.type, 'LISTING_SOLD'), sql`${notifications.data} ->> 'listingId' = ${listing.id}`));
+    expect(soldNotices[0]!.total).toBe(20);
     for (const response of read) {
       expect(response.status).toBe(200);
       expect(response.body.data.stockQuantity).toBeGreaterThanOrEqual(0);

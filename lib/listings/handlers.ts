@@ -150,6 +150,8 @@ function hasChanges(body: ListingUpdateBody, newFiles: number): boolean {
   return newFiles > 0 || Object.values(body).some((value) => value !== undefined);
 }
 
+const NO_STOCK_LEFT = 'No stock left to sell';
+
 interface UpdatePlan {
   changes: ListingChanges;
   sold: boolean;
@@ -186,6 +188,8 @@ async function planUpdate(executor: Executor, listing: ListingRow, body: Listing
   }
   assertImageCount(kept.length, newImageCount);
   const sold = status === 'SOLD';
+  // D40: a sale needs stock; run under the row lock, so concurrent sales never sell what is not there.
+  if (sold && (listing.status === 'ARCHIVED' || (stockQuantity ?? listing.stockQuantity) <= 0)) throw ApiError.conflict(NO_STOCK_LEFT);
   Object.assign(changes, sold ? saleChanges(stockQuantity) : { status, stockQuantity });
   return { changes, sold, kept, dropped: listing.images.filter((ref) => !kept.includes(ref)) };
 }

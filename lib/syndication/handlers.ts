@@ -4,6 +4,7 @@ import { ApiError, notFoundError } from '../http/api-error.js';
 import { ok, type Reply } from '../http/reply.js';
 import type { RequestContext } from '../http/route.js';
 import { findListingWithRules } from '../listings/queries.js';
+import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { plainCaption } from './caption.js';
 import { logPresenter } from './presenter.js';
 import { ChannelError } from './channel-error.js';
@@ -22,10 +23,20 @@ async function postableListingOrThrow(listingId: string): Promise<PostableListin
   return listing;
 }
 
+/** D40: posting by hand, per listing and per agent, so no agent can flood the shop's channel. */
+const POSTS_PER_LISTING = { limit: 5, windowSeconds: 60 };
+const POSTS_PER_AGENT = { limit: 30, windowSeconds: 60 };
+
+async function throttlePosting(listingId: string, user: AuthUser): Promise<void> {
+  await enforceRateLimit({ key: `channel-post-listing:${listingId}`, ...POSTS_PER_LISTING });
+  if (user.role === 'AGENT') await enforceRateLimit({ key: `channel-post-agent:${user.id}`, ...POSTS_PER_AGENT });
+}
+
 /** Posts the listing now, always as a new post, and answers with the outcome. */
 export async function triggerSyndication({ params }: { params: { listingId: string } }, { user }: RequestContext<'token'>): Promise<Reply> {
   const listing = await postableListingOrThrow(params.listingId);
   assertMayPost(user, listing);
+  await throttlePosting(listing.id, user);
   const target = await activeMessengerTargetOrThrow(await getDb());
   const entry = await postListing(listing, 'NEW_POST', target);
   if (entry.status !== 'SUCCESS' || entry.messageId === null) {
@@ -44,6 +55,7 @@ export async function retrySyndication({ params }: { params: { id: string } }, {
   if (log.status !== 'FAILED') throw ApiError.conflict(`Only a FAILED entry can be retried; this one is ${log.status}`);
   if (log.platform !== MESSENGER || log.action === 'DELETED') throw ApiError.conflict(`A ${log.platform} ${log.action} entry cannot be retried`);
   const target = await activeMessengerTargetOrThrow(db);
+  await throttlePosting(log.listingId, user);
   const listing = await postableListingOrThrow(log.listingId);
   // A post that went out in part, in this channel, is completed rather than posted again.
   const alreadySent = log.action === 'NEW_POST' && log.channelInfo === target.channelId ? (log.postMessageIds ?? []) : [];

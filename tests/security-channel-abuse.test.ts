@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCategory, buildListing } from './support/catalog-factories.js';
+import { buildAdmin, buildAgent } from './support/factories.js';
+import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
+import { useTestServer } from './support/test-server.js';
+
+const BOT_TOKEN = '123456:channel-abuse-token';
+let bot: LoopbackBotApi;
+beforeAll(async () => {
+  bot = await startLoopbackBotApi({ token: BOT_TOKEN });
+});
+afterAll(() => bot.close());
+const server = useTestServer(() => ({ MESSENGER_API_ROOT: bot.apiRoot, MESSENGER_BOT_TOKEN: BOT_TOKEN, MESSENGER_CHANNEL_ID: '@abuse' }));
+const api = server.api;
+
+describe('posting to the channel by hand is throttled (D40)', () => {
+  it('posts one listing at most 5 times a minute: 30 concurrent triggers give 5 posts and 25 answers of 429', async () => {
+    const agent = await buildAgent(server.db);
+    const listing = await buildListing(server.db, { categoryId: (await buildCategory(server.db)).id, agentId: agent.id });
+    bot.reset();
+    const responses = await Promise.all(Array.from({ length: 30 }, () => api.post(`/api/syndication/trigger/${listing.id}`, { token: agent.token })));
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(200), ...Array(25).fill(429)]);
+    const refused = responses.find((response) => response.status === 429)!;
+    expect(refused.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(bot.calls.filter((call) => call.method === 'sendMessage')).toHaveLength(5);
+  });
+
+  it('lets one agent post at most 30 times a minute across listings; an administrator is not held to it', async () => {
+    const agent = await buildAgent(server.db);
+    const category = await buildCategory(server.db);
+    const own = await Promise.all(Array.from({ length: 31 }, () => buildListing(server.db, { categoryId: category.id, agentId: agent.id })));
+    bot.reset();
+    const statuses = [];
+    for (const listing of own) statuses.push((await api.post(`/api/syndication/trigger/${listing.id}`, { token: agent.token })).status);
+    expect(statuses).toEqual([...Array(30).fill(200), 429]);
+    const admin = await buildAdmin(server.db);
+    expect((await api.post(`/api/syndication/trigger/${own[30]!.id}`, { token: admin.token })).status).toBe(200);
+  });
+});
