@@ -7,7 +7,8 @@ export interface Config {
   port: number;
   production: boolean;
   onVercel: boolean;
-  trustProxy: boolean;
+  /** Proxies in front of the service that append to X-Forwarded-For (`TRUST_PROXY`); 0 trusts none. */
+  trustedProxyHops: number;
   databaseUrl: string | undefined;
   databaseUrlUnpooled: string | undefined;
   databaseDriver: DatabaseDriver;
@@ -56,6 +57,11 @@ function readMessengerTimeout(env: NodeJS.ProcessEnv): number {
   return milliseconds;
 }
 
+function readProxyHops(env: NodeJS.ProcessEnv): number {
+  const hops = Number(env.TRUST_PROXY ?? 0);
+  return Number.isInteger(hops) && hops > 0 && hops < 10 ? hops : 0;
+}
+
 function readBcryptRounds(env: NodeJS.ProcessEnv): number {
   const rounds = Number(env.BCRYPT_ROUNDS ?? 12);
   if (!Number.isInteger(rounds) || rounds < 4 || rounds > 15) return 12;
@@ -73,7 +79,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     production: env.NODE_ENV === 'production' || onVercel,
     onVercel,
-    trustProxy: onVercel || env.TRUST_PROXY === '1',
+    trustedProxyHops: readProxyHops(env),
     databaseUrl,
     databaseUrlUnpooled: nonEmpty(env.DATABASE_URL_UNPOOLED),
     databaseDriver: chooseDriver(env, databaseUrl),

@@ -31,7 +31,7 @@ function next(): number {
 
 function fromAddress(): Record<string, string> {
   const n = next();
-  return { 'x-forwarded-for': `203.0.113.${n % 250}, 10.0.${Math.floor(n / 250)}.1` };
+  return { 'x-forwarded-for': `10.0.${Math.floor(n / 250)}.1, 203.0.113.${n % 250}` };
 }
 
 async function listingRow(id: string) {

@@ -18,7 +18,7 @@ function newAddress(): string {
 }
 
 function verifyFrom(address: string) {
-  return api.post('/api/auth/verify-agent-code', { json: { code: '000000' }, headers: { 'x-forwarded-for': `${address}, 10.0.0.1` } });
+  return api.post('/api/auth/verify-agent-code', { json: { code: '000000' }, headers: { 'x-forwarded-for': `10.0.0.1, ${address}` } });
 }
 
 async function counterOf(address: string) {
@@ -88,9 +88,9 @@ describe('the fixed window', () => {
 });
 
 describe('the client address', () => {
-  it('uses the first X-Forwarded-For entry behind a trusted proxy', async () => {
+  it('uses the X-Forwarded-For entry the trusted proxy appended, never one the client wrote before it', async () => {
     const address = newAddress();
-    await api.post('/api/auth/verify-agent-code', { json: { code: '123456' }, headers: { 'x-forwarded-for': `${address}, 198.51.100.7` } });
+    await api.post('/api/auth/verify-agent-code', { json: { code: '123456' }, headers: { 'x-forwarded-for': `198.51.100.7, ${address}` } });
     expect((await counterOf(address))?.count).toBe(1);
     expect(await counterOf('198.51.100.7')).toBeUndefined();
   });

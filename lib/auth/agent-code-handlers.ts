@@ -9,6 +9,8 @@ import type { AdminListQuery, AgentCodeCreateBody, VerifyAgentCodeBody } from '.
 
 /** D17: code checks per client address, which keeps the 6-digit space from being walked. */
 const VERIFY_AGENT_CODE_LIMIT = { limit: 20, windowSeconds: 15 * 60 };
+/** D40: checks of agent codes from all addresses together. */
+const VERIFY_AGENT_CODE_GLOBAL_LIMIT = { limit: 300, windowSeconds: 15 * 60 };
 
 export async function createAgentCode(
   { body }: Input<{ body: typeof AgentCodeCreateBody }>,
@@ -40,6 +42,8 @@ export async function verifyAgentCode(
   ctx: RequestContext<'public'>,
 ): Promise<Reply> {
   await enforceRateLimit({ key: `verify-agent-code:${ctx.clientIp}`, ...VERIFY_AGENT_CODE_LIMIT });
+  // Codes are six digits: however many addresses a guesser has, the whole shop allows this many tries.
+  await enforceRateLimit({ key: 'verify-agent-code:all', ...VERIFY_AGENT_CODE_GLOBAL_LIMIT });
   const code = await findUsableAgentCode(await getDb(), body.code);
   return ok(code ? { valid: true, agentName: code.agentName, agentPhone: code.agentPhone } : { valid: false, agentName: null, agentPhone: null });
 }

@@ -3,15 +3,19 @@ import { getDb } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';
 import { defer } from '../http/deferred-work.js';
 import { message, type Reply } from '../http/reply.js';
-import type { Input } from '../http/route.js';
+import type { Input, RequestContext } from '../http/route.js';
 import { sendMail } from '../mail/send-mail.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { hashPassword } from './passwords.js';
 import { checkResetCode, replacePasswordWithResetCode, RESET_CODE_LIFETIME_MINUTES, storeResetCode } from './queries.js';
 import type { ForgotPasswordBody, ResetPasswordBody } from './schema.js';
 
-/** D17: reset e-mails per address. */
+/**
+ * D40: reset e-mails per e-mail and client address, and per e-mail whatever the address: strangers
+ * can use up only their own allowance, not the owner's.
+ */
 const FORGOT_PASSWORD_LIMIT = { limit: 5, windowSeconds: 60 * 60 };
+const FORGOT_PASSWORD_ACCOUNT_LIMIT = { limit: 20, windowSeconds: 60 * 60 };
 
 const INVALID_RESET_CODE = 'Invalid or expired reset code';
 
@@ -38,8 +42,9 @@ async function sendResetCode(email: string): Promise<void> {
 }
 
 /** Always the same answer: whether the account exists is never revealed, not even by timing. */
-export async function forgotPassword({ body }: Input<{ body: typeof ForgotPasswordBody }>): Promise<Reply> {
-  await enforceRateLimit({ key: `forgot-password:${body.email}`, ...FORGOT_PASSWORD_LIMIT });
+export async function forgotPassword({ body }: Input<{ body: typeof ForgotPasswordBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
+  await enforceRateLimit({ key: `forgot-password:${body.email}:${ctx.clientIp}`, ...FORGOT_PASSWORD_LIMIT });
+  await enforceRateLimit({ key: `forgot-password:${body.email}`, ...FORGOT_PASSWORD_ACCOUNT_LIMIT });
   void defer('password reset code', () => sendResetCode(body.email));
   return message('If an account exists for that e-mail, a reset code has been sent to it.');
 }

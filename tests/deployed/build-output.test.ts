@@ -51,7 +51,9 @@ function freePort(): Promise<number> {
 async function startBuiltServer(): Promise<{ baseUrl: string; log: () => string; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve-built.ts', OUTPUT_DIR], {
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'error' },
+    // As on the platform: VERCEL set (production settings enforced, the platform's client-IP header
+    // trusted); images on local disk, as the test server keeps them.
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'error', VERCEL: '1', STORAGE_PROVIDER: 'local' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let printed = '';
@@ -209,6 +211,20 @@ describe('the main paths through the build output', () => {
     expect(detail.status).toBe(200);
     expect(detail.body.data).toMatchObject({ id, title: 'Deployed iPhone', price: 500 });
     expect(built.log()).not.toContain('FUNCTION_INVOCATION_FAILED');
+  });
+});
+
+describe('the client address on the platform', () => {
+  it("is the platform's own header: addresses a client writes into X-Forwarded-For do not reset its sign-in limit", async () => {
+    const statuses = [];
+    for (let index = 0; index < 12; index += 1) {
+      const response = await deployed.post('/api/auth/login', {
+        json: { email: 'spoofing@example.com', password: 'wrong-password' },
+        headers: { 'x-forwarded-for': `198.18.${index}.1`, 'x-real-ip': `198.18.${index}.2` },
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
   });
 });
 
