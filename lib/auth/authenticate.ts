@@ -23,18 +23,23 @@ function bearerToken(header: string | undefined): string {
   return match[1]!;
 }
 
-/** The spec's order: header shape, signature and expiry, then the user by `sub`. */
+/**
+ * The spec's order: header shape, signature and expiry, then the user by `sub`, whose password
+ * reset or change ends every token issued before it (D40).
+ */
 export async function authenticate(authorization: string | undefined): Promise<AuthUser> {
   const claims = await verifyToken(bearerToken(authorization));
   if (!UUID.test(claims.sub)) throw ApiError.unauthorized('Invalid token');
-  const [user] = await callerQuery(await getDb()).execute({ id: claims.sub });
-  if (!user) throw ApiError.unauthorized('User no longer exists');
+  const [row] = await callerQuery(await getDb()).execute({ id: claims.sub });
+  if (!row) throw ApiError.unauthorized('User no longer exists');
+  const { tokensValidAfter, ...user } = row;
+  if (tokensValidAfter && claims.iat * 1000 < tokensValidAfter.getTime()) throw ApiError.unauthorized('Token has been revoked');
   return user;
 }
 
 function prepareCallerQuery(db: Database) {
   return db
-    .select({ id: users.id, email: users.email, name: users.name, phone: users.phone, role: users.role })
+    .select({ id: users.id, email: users.email, name: users.name, phone: users.phone, role: users.role, tokensValidAfter: users.tokensValidAfter })
     .from(users)
     .where(eq(users.id, sql.placeholder('id')))
     .limit(1)

@@ -4,6 +4,7 @@ import { getDb, type Database } from '../db/client.js';
 import { users } from '../db/schema.js';
 import { log } from '../log.js';
 import { hashPassword, passwordMatches } from './passwords.js';
+import { endEarlierSessions } from './queries.js';
 
 export interface AdminAccount {
   email: string;
@@ -28,7 +29,7 @@ export async function upsertAdmin(db: Database, account: AdminAccount): Promise<
         role: 'SUPER_ADMIN',
         name: account.name,
         phone: account.phone,
-        ...(samePassword ? {} : { password: await hashPassword(account.password) }),
+        ...(samePassword ? {} : { password: await hashPassword(account.password), tokensValidAfter: endEarlierSessions }),
       })
       .where(sql`${users.id} = ${existing.id}`);
     return { id: existing.id, created: false };

@@ -96,11 +96,17 @@ export async function checkResetCode(db: Database, email: string, codeHash: stri
   return row?.matched ? row.id : undefined;
 }
 
-/** Sets the new password while the checked code is still the account's, and clears the reset fields. */
+/**
+ * A password change ends the sessions issued before it. Token times are whole seconds, so the
+ * cut-off is this second: a token signed in it stays valid.
+ */
+export const endEarlierSessions = sql`date_trunc('second', now())`;
+
+/** Sets the new password while the checked code is still the account's, clears the reset fields and ends earlier sessions. */
 export async function replacePasswordWithResetCode(db: Database, id: string, codeHash: string, passwordHash: string): Promise<boolean> {
   const rows = await db
     .update(users)
-    .set({ password: passwordHash, passwordResetToken: null, passwordResetExpires: null, passwordResetAttempts: 0 })
+    .set({ password: passwordHash, passwordResetToken: null, passwordResetExpires: null, passwordResetAttempts: 0, tokensValidAfter: endEarlierSessions })
     .where(and(eq(users.id, id), eq(users.passwordResetToken, codeHash)))
     .returning({ id: users.id });
   return rows.length === 1;

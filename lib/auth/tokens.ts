@@ -16,6 +16,8 @@ export interface TokenClaims {
   sub: string;
   email: string;
   role: Role;
+  /** When it was issued, in seconds since the epoch. */
+  iat: number;
 }
 
 export function signToken(user: TokenSubject): Promise<string> {
@@ -27,14 +29,14 @@ export function signToken(user: TokenSubject): Promise<string> {
     .sign(jwtSecret());
 }
 
-/** Verifies signature (HS256 only) and expiry, with the spec's messages. */
+/** Verifies signature (HS256 only) and expiry, with the spec's messages. A token must carry `exp` and `iat` (D40). */
 export async function verifyToken(token: string): Promise<TokenClaims> {
   try {
-    const { payload } = await jwtVerify(token, jwtSecret(), { algorithms: [ALGORITHM] });
-    if (typeof payload.sub !== 'string' || typeof payload.email !== 'string' || typeof payload.role !== 'string') {
+    const { payload } = await jwtVerify(token, jwtSecret(), { algorithms: [ALGORITHM], requiredClaims: ['exp', 'iat'] });
+    if (typeof payload.sub !== 'string' || typeof payload.email !== 'string' || typeof payload.role !== 'string' || typeof payload.iat !== 'number') {
       throw ApiError.unauthorized('Invalid token');
     }
-    return { sub: payload.sub, email: payload.email, role: payload.role as Role };
+    return { sub: payload.sub, email: payload.email, role: payload.role as Role, iat: payload.iat };
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (error instanceof errors.JWTExpired) throw ApiError.unauthorized('Token has expired');

@@ -61,6 +61,8 @@ export const users = pgTable('users', {
   passwordResetToken: text('passwordResetToken'),
   passwordResetExpires: timestamp('passwordResetExpires', { precision: 3, withTimezone: true }),
   passwordResetAttempts: integer('passwordResetAttempts').notNull().default(0),
+  /** Tokens issued before this (a password reset or change) are refused: the sessions it ends. */
+  tokensValidAfter: timestamp('tokensValidAfter', { precision: 0, withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "tokensValidAfter" timestamp (0) with time zone;
