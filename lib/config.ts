@@ -13,6 +13,10 @@ export interface Config {
   databaseUrlUnpooled: string | undefined;
   databaseDriver: DatabaseDriver;
   dataDir: string;
+  /** How long to wait for a database connection (`DATABASE_CONNECT_TIMEOUT_MS`, default 3 s). */
+  databaseConnectTimeoutMs: number;
+  /** The longest a statement may run (`DATABASE_STATEMENT_TIMEOUT_MS`, default 10 s). */
+  databaseStatementTimeoutMs: number;
   jwtSecret: string | undefined;
   jwtExpiresIn: string;
   bcryptRounds: number;
@@ -51,9 +55,10 @@ function chooseDriver(env: NodeJS.ProcessEnv, databaseUrl: string | undefined): 
   return /\.neon\.tech(:\d+)?\//.test(databaseUrl) ? 'neon' : 'pg';
 }
 
-function readMessengerTimeout(env: NodeJS.ProcessEnv): number {
-  const milliseconds = Number(env.MESSENGER_TIMEOUT_MS ?? 10_000);
-  if (!Number.isInteger(milliseconds) || milliseconds < 50 || milliseconds > 60_000) return 10_000;
+/** A duration setting in milliseconds, 50 ms to 60 s; anything else falls back to the default. */
+function readMilliseconds(value: string | undefined, fallback: number): number {
+  const milliseconds = Number(value ?? fallback);
+  if (!Number.isInteger(milliseconds) || milliseconds < 50 || milliseconds > 60_000) return fallback;
   return milliseconds;
 }
 
@@ -84,6 +89,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrlUnpooled: nonEmpty(env.DATABASE_URL_UNPOOLED),
     databaseDriver: chooseDriver(env, databaseUrl),
     dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? '.data'),
+    databaseConnectTimeoutMs: readMilliseconds(env.DATABASE_CONNECT_TIMEOUT_MS, 3_000),
+    databaseStatementTimeoutMs: readMilliseconds(env.DATABASE_STATEMENT_TIMEOUT_MS, 10_000),
     jwtSecret: nonEmpty(env.JWT_SECRET),
     jwtExpiresIn: nonEmpty(env.JWT_EXPIRES_IN) ?? '7d',
     bcryptRounds: readBcryptRounds(env),
@@ -108,7 +115,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     messengerApiRoot: (nonEmpty(env.MESSENGER_API_ROOT) ?? 'https://api.telegram.org').replace(/\/$/, ''),
     messengerBotToken: nonEmpty(env.MESSENGER_BOT_TOKEN),
     messengerChannelId: nonEmpty(env.MESSENGER_CHANNEL_ID),
-    messengerTimeoutMs: readMessengerTimeout(env),
+    messengerTimeoutMs: readMilliseconds(env.MESSENGER_TIMEOUT_MS, 10_000),
     resendApiKey: nonEmpty(env.RESEND_API_KEY),
     mailFrom: nonEmpty(env.MAIL_FROM) ?? 'Marketplace <no-reply@example.com>',
     imageHostCredentials: Boolean(

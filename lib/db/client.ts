@@ -48,10 +48,26 @@ async function connectPglite(cfg: Config): Promise<Connection> {
   };
 }
 
+/**
+ * Bounded waits: a database that accepts connections but never answers fails a request within a
+ * few seconds (answered 503 with Retry-After), instead of holding it until the platform kills it.
+ * The statement timeout is the server's; the query timeout catches a server that stopped answering.
+ */
+function poolOptions(url: string, cfg: Config) {
+  return {
+    connectionString: url,
+    max: cfg.onVercel ? 5 : 10,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: cfg.databaseConnectTimeoutMs,
+    statement_timeout: cfg.databaseStatementTimeoutMs,
+    query_timeout: cfg.databaseStatementTimeoutMs + cfg.databaseConnectTimeoutMs,
+  };
+}
+
 async function connectPostgres(url: string, cfg: Config): Promise<Connection> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
-  const pool = new pg.Pool({ connectionString: url, max: cfg.onVercel ? 5 : 10, idleTimeoutMillis: 10_000 });
+  const pool = new pg.Pool(poolOptions(url, cfg));
   guardPoolErrors(pool);
   if (cfg.onVercel) {
     const { attachDatabasePool } = await import('@vercel/functions');
@@ -64,7 +80,7 @@ async function connectNeon(url: string, cfg: Config): Promise<Connection> {
   const { configureNeon } = await import('./neon.js');
   const { Pool } = await configureNeon();
   const { drizzle } = await import('drizzle-orm/neon-serverless');
-  const pool = new Pool({ connectionString: url, max: cfg.onVercel ? 5 : 10, idleTimeoutMillis: 10_000 });
+  const pool = new Pool(poolOptions(url, cfg));
   guardPoolErrors(pool);
   if (cfg.onVercel) {
     const { attachDatabasePool } = await import('@vercel/functions');
