@@ -49,6 +49,8 @@ const FieldName = v.pipe(
   v.nonEmpty('must not be empty'),
   v.maxLength(MAX_FIELD_LENGTH, `must be at most ${MAX_FIELD_LENGTH} characters`),
   v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must start with a letter or underscore and contain only letters, digits and underscores'),
+  // Field names become keys of attribute objects and option maps: none may name an object's internals.
+  v.check((name) => !(name in Object.prototype) && name !== 'prototype', 'must not be a name JavaScript objects reserve (such as constructor or __proto__)'),
 );
 
 const Required = v.optional(v.boolean('must be true or false'), false);

@@ -88,8 +88,9 @@ function clientRequestIdOf(request: IncomingRequest): string | undefined {
 /** An error answer lists at most this many details (D40). */
 const MAX_DETAILS = 50;
 
+/** Keys come from the caller: a prototype-free object, so `__proto__` and the like are plain keys. */
 function queryObject(url: URL): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
+  const query = Object.create(null) as Record<string, string | string[]>;
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
     query[key] = values.length === 1 ? values[0]! : values;

@@ -68,7 +68,7 @@ export function validateAttributes(rules: readonly SchemaRule[], attributes: Rec
   const valid: ListingAttributes = {};
   const fields = new Set(rules.map((rule) => rule.field));
   for (const rule of rules) {
-    const value = attributes[rule.field];
+    const value = Object.hasOwn(attributes, rule.field) ? attributes[rule.field] : undefined;
     if (isAbsent(value)) {
       if (rule.required) details.push({ field: rule.field, message: 'is required', received: received(value) });
       continue;
