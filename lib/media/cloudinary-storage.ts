@@ -122,7 +122,25 @@ function checkDirectUpload(upload: DirectUploadResponse): DirectUploadCheck {
   if (!upload.public_id.startsWith(`${folder}/`)) return { problem: `is not an image uploaded to ${folder}` };
   const namesTheUpload = publicIdOf(upload.secure_url) === upload.public_id && new URL(upload.secure_url).pathname.includes(`/image/upload/v${upload.version}/`);
   if (!namesTheUpload) return { problem: 'has a secure_url that is not the uploaded image\'s URL' };
-  return { ref: upload.secure_url };
+  return { ref: canonicalRef(upload.public_id, upload.version) };
+}
+
+/**
+ * The one URL of an uploaded image, built from what the response signature covers (public id and
+ * version) rather than taken from the client: variants of one upload's URL (a query, a fragment,
+ * credentials, `/./`) all name the same reference, so "one image, one listing" holds for them.
+ * Signed uploads are stored as WebP (DIRECT_UPLOAD_FORMAT).
+ */
+function canonicalRef(publicId: string, version: string | number): string {
+  const settings = client().config();
+  const origin =
+    typeof settings.secure_distribution === 'string'
+      ? `https://${settings.secure_distribution}`
+      : typeof settings.upload_prefix === 'string'
+        ? new URL(settings.upload_prefix).origin
+        : `https://${SHARED_DELIVERY_HOST}`;
+  const path = publicId.split('/').map(encodeURIComponent).join('/');
+  return `${origin}/${settings.cloud_name}/image/upload/v${version}/${path}.${DIRECT_UPLOAD_FORMAT}`;
 }
 
 /** Images on the image host, in `IMAGE_HOST_FOLDER`, each under a fresh random public id. */
