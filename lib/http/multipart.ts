@@ -29,12 +29,14 @@ export interface ParsedForm<T> {
 
 const MAX_FIELDS = 100;
 const MAX_FIELD_BYTES = 1024 * 1024;
+/** All text fields of one form together, as for a JSON body: what a request can make the service hold before validation. */
+const MAX_TEXT_BYTES = 1024 * 1024;
 
 function megabytes(bytes: number): string {
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
-function parseMultipart<T>(request: IncomingRequest, spec: FormSpec<T>): Promise<ParsedForm<T>> {
+function parseMultipart<T>(request: IncomingRequest, spec: FormSpec<T>, knownFields: ReadonlySet<string> | undefined): Promise<ParsedForm<T>> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -47,14 +49,26 @@ function parseMultipart<T>(request: IncomingRequest, spec: FormSpec<T>): Promise
       reject(ApiError.badRequest('Malformed multipart body'));
       return;
     }
-    const fields: Record<string, unknown> = {};
+    const fields = Object.create(null) as Record<string, unknown>;
     const pending: Array<Promise<{ field: string; value: T }>> = [];
     let failure: ApiError | undefined;
+    let textBytes = 0;
     const fail = (error: ApiError) => {
       failure ??= error;
     };
+    // Past the text budget nothing more is parsed or held: the rest of the body is drained unread.
+    const abort = (error: ApiError) => {
+      fail(error);
+      request.body.unpipe(parser);
+      parser.destroy();
+      discardBody(request);
+      reject(error);
+    };
 
     parser.on('field', (name, value, info) => {
+      textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (textBytes > MAX_TEXT_BYTES) return abort(new ApiError(413, `Form fields too large: at most ${megabytes(MAX_TEXT_BYTES)} in all`));
+      if (knownFields && !knownFields.has(name)) return fail(ApiError.badRequest(`Unexpected field "${name}"`));
       if (info.valueTruncated) fail(ApiError.badRequest(`Field "${name}" is too long: at most ${megabytes(MAX_FIELD_BYTES)}`));
       else fields[name] = value;
     });
@@ -107,11 +121,12 @@ function parseMultipart<T>(request: IncomingRequest, spec: FormSpec<T>): Promise
 
 /**
  * Reads a form write: multipart/form-data (with files) or, for clients that send no files,
- * a JSON object with the same fields. An empty body reads as no fields.
+ * a JSON object with the same fields. An empty body reads as no fields. `knownFields`, when given,
+ * are the only text fields a multipart form may carry; its text fields share one size budget.
  */
-export async function readForm<T>(request: IncomingRequest, spec: FormSpec<T>): Promise<ParsedForm<T>> {
+export async function readForm<T>(request: IncomingRequest, spec: FormSpec<T>, knownFields?: ReadonlySet<string>): Promise<ParsedForm<T>> {
   const type = contentTypeOf(request);
-  if (type === 'multipart/form-data') return parseMultipart(request, spec);
+  if (type === 'multipart/form-data') return parseMultipart(request, spec, knownFields);
   if (type === '' || type === 'application/json') {
     const body = await readJsonBody(request);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {

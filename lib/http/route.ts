@@ -140,6 +140,11 @@ async function ensureBootstrap(): Promise<void> {
   await bootstrap;
 }
 
+/** The fields an object schema declares, the only ones a form of it may carry. */
+function fieldNamesOf(schema: AnySchema | undefined): ReadonlySet<string> | undefined {
+  return schema && 'entries' in schema ? new Set(Object.keys(schema.entries as object)) : undefined;
+}
+
 /** Authentication is loaded only by functions that have a non-public method, keeping public reads light. */
 async function callerOf(endpoint: Endpoint, request: IncomingRequest): Promise<AuthUser | null> {
   if (endpoint.access === 'public') return null;
@@ -161,7 +166,7 @@ async function run(endpoint: Endpoint, request: IncomingRequest, url: URL, reque
     files: [],
   };
   if (schemas.form) {
-    const form = await readForm(request, schemas.form);
+    const form = await readForm(request, schemas.form, fieldNamesOf(schemas.body));
     input.files = form.files as never;
     input.body = schemas.body ? await validate(schemas.body, form.fields, 'request body') : form.fields;
   } else if (schemas.body) {
