@@ -28,12 +28,16 @@ async function postContent(executor: Executor, listing: PostableListing): Promis
   };
 }
 
-/** `sentIds`: the messages of a post that went out in part, kept so that a retry completes it. */
-async function recordFailure(entry: LogRow, listing: PostableListing, errorMessage: string, sentIds: number[] | null): Promise<LogRow> {
+/**
+ * `sentIds`: the messages of a post that went out in part, kept so that a retry completes it.
+ * Answers the finished entry, or undefined when it went with its listing meanwhile.
+ */
+async function recordFailure(entry: LogRow, listing: PostableListing, errorMessage: string, sentIds: number[] | null): Promise<LogRow | undefined> {
   const db = await getDb();
   const outcome = { status: 'FAILED' as const, errorMessage, messageId: sentIds?.[0] ?? null, postMessageIds: sentIds };
   return inTransaction(db, async (tx) => {
     const row = await finishLog(tx, entry.id, outcome);
+    if (!row) return undefined;
     if (listing.agentId) {
       await notify(tx, [
         {
@@ -45,7 +49,7 @@ async function recordFailure(entry: LogRow, listing: PostableListing, errorMessa
         },
       ]);
     }
-    return row ?? { ...entry, ...outcome };
+    return row;
   });
 }
 
@@ -61,10 +65,18 @@ async function recordFailure(entry: LogRow, listing: PostableListing, errorMessa
 export async function postListing(listing: PostableListing, action: PostAction, target: MessengerTarget, alreadySent: number[] = []): Promise<LogRow> {
   const db = await getDb();
   const entry = await insertPendingLog(db, { listingId: listing.id, platform: MESSENGER, action, channelInfo: target.channelId });
+  const { channelPublisher } = await import('./channel-publisher.js');
+  const publisher = channelPublisher(target.botToken);
+  // The entry goes with its listing: a listing deleted while its post was on the way leaves no
+  // entry to finish, and its delete could not see this post, so the post is taken down here.
+  const takeDownIfListingWent = async (finished: LogRow | undefined, sent: number[] | null) => {
+    if (finished || !sent) return;
+    await publisher.deleteMessages(target.channelId, sent).catch((error: unknown) =>
+      log.warn('could not take down the post of a listing deleted while it was posted', { listingId: listing.id, error: failureMessage(error, target.botToken) }),
+    );
+  };
   try {
     const content = await postContent(db, listing);
-    const { channelPublisher } = await import('./channel-publisher.js');
-    const publisher = channelPublisher(target.botToken);
     let outcome: { messageId: number; postMessageIds: number[] | null };
     if (action === 'EDITED') {
       const posted = await lastPostedMessage(db, listing.id, target.channelId);
@@ -78,11 +90,16 @@ export async function postListing(listing: PostableListing, action: PostAction, 
       const sent = await publisher.publish(target.channelId, content);
       outcome = { messageId: sent[0]!, postMessageIds: sent };
     }
-    return (await finishLog(db, entry.id, { status: 'SUCCESS', ...outcome })) ?? { ...entry, status: 'SUCCESS', ...outcome };
+    const finished = await finishLog(db, entry.id, { status: 'SUCCESS', ...outcome });
+    await takeDownIfListingWent(finished, outcome.postMessageIds);
+    return finished ?? { ...entry, status: 'SUCCESS', ...outcome };
   } catch (error) {
     const errorMessage = failureMessage(error, target.botToken);
     log.warn('channel posting failed', { listingId: listing.id, action, syndicationLogId: entry.id, errorMessage });
     const onChannel = error instanceof PartialPostError ? error.sentIds : alreadySent;
-    return recordFailure(entry, listing, errorMessage, onChannel.length > 0 ? onChannel : null);
+    const sent = onChannel.length > 0 ? onChannel : null;
+    const failed = await recordFailure(entry, listing, errorMessage, sent);
+    await takeDownIfListingWent(failed, sent);
+    return failed ?? { ...entry, status: 'FAILED', errorMessage, messageId: sent?.[0] ?? null, postMessageIds: sent };
   }
 }

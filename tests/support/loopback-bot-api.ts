@@ -46,7 +46,9 @@ export interface LoopbackBotApi {
   fail(method: string, failure: BotApiFailure): void;
   /** Calls of `method` ('*' for any) never get an answer. */
   hang(method: string): void;
-  /** Forgets failures, hangs and recorded calls (the channel's messages stay). */
+  /** Calls of `method` ('*' for any) are answered only after this many milliseconds. */
+  delay(method: string, milliseconds: number): void;
+  /** Forgets failures, hangs, delays and recorded calls (the channel's messages stay). */
   reset(): void;
   /** Tokens the server accepts, besides the first. */
   acceptToken(token: string): void;
@@ -121,6 +123,7 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
   const calls: BotApiCall[] = [];
   const failures = new Map<string, BotApiFailure>();
   const hangs = new Set<string>();
+  const delays = new Map<string, number>();
   const chats = new Map<string, Map<number, PostedMessage>>();
   const webhook: { url: string; secretToken: string | undefined } = { url: '', secretToken: undefined };
   let nextMessageId = 100;
@@ -240,6 +243,8 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
       calls.push(call);
       if (!tokens.has(token)) return reply(401, { ok: false, error_code: 401, description: 'Unauthorized' });
       if (hangs.has(method) || hangs.has('*')) return;
+      const wait = delays.get(method) ?? delays.get('*');
+      if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
       const failure = failures.get(method) ?? failures.get('*');
       if (failure) return reply(failure.error_code, { ok: false, ...failure });
       const body = answer(call, files) as { ok: boolean; error_code?: number; result?: unknown };
@@ -257,9 +262,11 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
     callsTo: (method) => calls.filter((call) => call.method === method),
     fail: (method, failure) => failures.set(method, failure),
     hang: (method) => hangs.add(method),
+    delay: (method, milliseconds) => delays.set(method, milliseconds),
     reset: () => {
       failures.clear();
       hangs.clear();
+      delays.clear();
       calls.length = 0;
     },
     acceptToken: (token) => tokens.add(token),
