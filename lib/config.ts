@@ -34,6 +34,8 @@ export interface Config {
   messengerTimeoutMs: number;
   resendApiKey: string | undefined;
   mailFrom: string;
+  /** The bearer secret Vercel Cron sends to the sweeper (D33). */
+  cronSecret: string | undefined;
   /** Whether the image host's credentials are set (`CLOUDINARY_URL`, or its three separate variables). */
   imageHostCredentials: boolean;
 }
@@ -118,6 +120,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     messengerTimeoutMs: readMilliseconds(env.MESSENGER_TIMEOUT_MS, 10_000),
     resendApiKey: nonEmpty(env.RESEND_API_KEY),
     mailFrom: nonEmpty(env.MAIL_FROM) ?? 'Marketplace <no-reply@example.com>',
+    cronSecret: nonEmpty(env.CRON_SECRET),
     imageHostCredentials: Boolean(
       nonEmpty(env.CLOUDINARY_URL) || (nonEmpty(env.CLOUDINARY_CLOUD_NAME) && nonEmpty(env.CLOUDINARY_API_KEY) && nonEmpty(env.CLOUDINARY_API_SECRET)),
     ),
@@ -143,6 +146,9 @@ export function missingSettings(cfg: Config): MissingSetting[] {
   }
   if (cfg.onVercel && !cfg.databaseUrl) {
     missing.push({ setting: 'DATABASE_URL', message: 'must be set on serverless hosting: the embedded database cannot run there' });
+  }
+  if (cfg.onVercel && !cfg.cronSecret) {
+    missing.push({ setting: 'CRON_SECRET', message: 'must be set: the scheduled sweeper that brings back channel posts answers only it' });
   }
   if (cfg.onVercel && cfg.storageProvider === 'cloudinary' && !cfg.imageHostCredentials) {
     missing.push({ setting: 'CLOUDINARY_URL', message: 'must be set (or CLOUDINARY_CLOUD_NAME, CLOUDINARY_API_KEY and CLOUDINARY_API_SECRET): images are kept on the image host here' });

@@ -7,6 +7,9 @@ import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { createLocalServer } from '../lib/local-server/server.js';
 import { log } from '../lib/log.js';
 import { ensureConfiguredAdmin } from '../lib/auth/bootstrap-admin.js';
+import { sweepChannelPosts } from '../lib/syndication/sweeper.js';
+
+const SWEEP_INTERVAL_MS = 60_000;
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -24,8 +27,13 @@ async function main(): Promise<void> {
       storage: cfg.storageProvider,
     });
   });
+  // The scheduled sweeper of a deployment (D33), run here every minute.
+  const sweeping = setInterval(() => {
+    void sweepChannelPosts().catch((error: unknown) => log.error('sweep failed', { error }));
+  }, SWEEP_INTERVAL_MS);
   const shutdown = (signal: string) => {
     log.info('shutting down', { signal });
+    clearInterval(sweeping);
     server.close();
     void settleDeferredWork()
       .then(() => closeDb())

@@ -34,7 +34,8 @@ function concretePath(pattern: string): string {
 }
 
 // Outside services point at a closed loopback port: nothing here may leave the machine.
-const server = useTestServer({ MESSENGER_API_ROOT: 'http://127.0.0.1:9', RESEND_BASE_URL: 'http://127.0.0.1:9' });
+const CRON_SECRET = 'the-scheduler-secret-of-this-matrix';
+const server = useTestServer({ MESSENGER_API_ROOT: 'http://127.0.0.1:9', RESEND_BASE_URL: 'http://127.0.0.1:9', CRON_SECRET });
 const api = server.api;
 let admin: TestUser;
 let agent: TestUser;
@@ -60,6 +61,19 @@ describe('route discovery', () => {
 describe.each(endpoints)('$method $pattern ($access)', ({ method, pattern, access }) => {
   const call = (token?: string, rawHeader?: string) =>
     api.send(method, concretePath(pattern), rawHeader !== undefined ? { headers: { authorization: rawHeader } } : { token });
+
+  if (access === 'cron') {
+    it("answers only the scheduler's secret: no token, a user's token, an administrator's or a wrong secret get 401", async () => {
+      for (const token of [undefined, agent.token, admin.token, 'not-the-secret', `${CRON_SECRET}x`]) {
+        const response = await call(token);
+        expect(response.status).toBe(401);
+        expect(response.body).toEqual({ success: false, error: 'Only the scheduler may call this' });
+      }
+      const scheduled = await call(CRON_SECRET);
+      expect(scheduled.status).toBe(200);
+    });
+    return;
+  }
 
   if (access === 'public') {
     it('answers without a token, and ignores a bad one', async () => {

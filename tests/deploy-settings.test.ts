@@ -22,7 +22,7 @@ const IMAGE_HOST = 'cloudinary://key:secret@cloud';
 /** Runs a project script as npm would, with only the given deployment variables set. */
 function runScript(script: string, env: Record<string, string>): Promise<RunResult> {
   const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(DATABASE_|DATA_DIR$|JWT_|CLOUDINARY_|VERCEL|NODE_ENV$|ADMIN_|STORAGE_)/.test(name)),
+    Object.entries(process.env).filter(([name]) => !/^(DATABASE_|DATA_DIR$|JWT_|CLOUDINARY_|VERCEL|NODE_ENV$|ADMIN_|STORAGE_|CRON_)/.test(name)),
   );
   return new Promise((resolve) => {
     execFile(
@@ -57,7 +57,7 @@ describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
   it('the build refuses a deployment that lacks its database, secret and image host, naming each', async () => {
     const result = await runScript('scripts/vercel-build.ts', { VERCEL: '1', VERCEL_ENV: 'production', JWT_SECRET: 'short' });
     expect(result.code).not.toBe(0);
-    for (const setting of ['JWT_SECRET must be set to at least 32 bytes', 'DATABASE_URL must be set', 'CLOUDINARY_URL must be set']) {
+    for (const setting of ['JWT_SECRET must be set to at least 32 bytes', 'DATABASE_URL must be set', 'CRON_SECRET must be set', 'CLOUDINARY_URL must be set']) {
       expect(result.output).toContain(setting);
     }
   });
@@ -69,6 +69,7 @@ describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
       DATABASE_URL: UNREACHABLE_DATABASE,
       JWT_SECRET: LONG_SECRET,
       CLOUDINARY_URL: IMAGE_HOST,
+      CRON_SECRET: 'a-cron-secret',
     });
     expect(result.code).toBe(0);
     expect(result.output).toContain('migrations skipped');
@@ -78,7 +79,7 @@ describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
   it('a production build migrates, so it fails when its database cannot be reached', async () => {
     const result = await runScript(
       'scripts/vercel-build.ts',
-      { VERCEL: '1', VERCEL_ENV: 'production', DATABASE_URL: UNREACHABLE_DATABASE, JWT_SECRET: LONG_SECRET, CLOUDINARY_URL: IMAGE_HOST },
+      { VERCEL: '1', VERCEL_ENV: 'production', DATABASE_URL: UNREACHABLE_DATABASE, JWT_SECRET: LONG_SECRET, CLOUDINARY_URL: IMAGE_HOST, CRON_SECRET: 'a-cron-secret' },
     );
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('build failed');
@@ -93,9 +94,10 @@ describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
 
 describe('the settings a deployment must have', () => {
   it('names the database, a long enough secret and the image host on the platform, and nothing locally', () => {
-    expect(missingSettings(readConfig({ VERCEL: '1', JWT_SECRET: 'short' })).map((item) => item.setting)).toEqual(['JWT_SECRET', 'DATABASE_URL', 'CLOUDINARY_URL']);
-    expect(missingSettings(readConfig({ VERCEL: '1', JWT_SECRET: LONG_SECRET, DATABASE_URL: UNREACHABLE_DATABASE, CLOUDINARY_URL: IMAGE_HOST }))).toEqual([]);
-    expect(missingSettings(readConfig({ VERCEL: '1', JWT_SECRET: LONG_SECRET, DATABASE_URL: UNREACHABLE_DATABASE, STORAGE_PROVIDER: 'local' }))).toEqual([]);
+    expect(missingSettings(readConfig({ VERCEL: '1', JWT_SECRET: 'short' })).map((item) => item.setting)).toEqual(['JWT_SECRET', 'DATABASE_URL', 'CRON_SECRET', 'CLOUDINARY_URL']);
+    const complete = { VERCEL: '1', JWT_SECRET: LONG_SECRET, DATABASE_URL: UNREACHABLE_DATABASE, CRON_SECRET: 'a-cron-secret' };
+    expect(missingSettings(readConfig({ ...complete, CLOUDINARY_URL: IMAGE_HOST }))).toEqual([]);
+    expect(missingSettings(readConfig({ ...complete, STORAGE_PROVIDER: 'local' }))).toEqual([]);
     expect(missingSettings(readConfig({}))).toEqual([]);
   });
 });

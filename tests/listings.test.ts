@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listings, notifications, syndicationLogs, users, type SchemaRule } from '../lib/db/schema.js';
 import { onListingEvent, type ListingEvent } from '../lib/events/listing-events.js';
+import { channelPostsOfListing, type ChannelPost } from '../lib/syndication/channel-posts.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
@@ -15,6 +16,7 @@ let agent: TestUser;
 let otherAgent: TestUser;
 let category: Awaited<ReturnType<typeof buildCategory>>;
 const events: ListingEvent[] = [];
+const postsSeenOnDelete = new Map<string, ChannelPost[]>();
 
 const phoneAttributes = { brand: 'Apple', model: 'iPhone 15', storage: '256GB' };
 
@@ -23,8 +25,11 @@ beforeAll(async () => {
   agent = await buildAgent(server.db, { name: 'Alex Agent', phone: '+15550101' });
   otherAgent = await buildAgent(server.db, { name: 'Olive Other' });
   category = await buildCategory(server.db);
-  onListingEvent(async () => async (event) => {
+  // Listeners see each event inside the write's transaction: a deleted listing's rows are still there.
+  onListingEvent(async () => async (event, tx) => {
     events.push(event);
+    if (event.type === 'listing.deleted') postsSeenOnDelete.set(event.listingId, await channelPostsOfListing(tx, event.listingId));
+    return undefined;
   });
 });
 
@@ -705,7 +710,7 @@ describe('PATCH /api/listings/:id', () => {
 });
 
 describe('DELETE /api/listings/:id', () => {
-  it('lets the owner delete a listing, its logs going with it, and emits listing.deleted with its channel posts', async () => {
+  it('lets the owner delete a listing, its logs going with it, and records listing.deleted while its channel posts can still be read', async () => {
     const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id, title: 'Goodbye' });
     await server.db.insert(syndicationLogs).values([
       { listingId: listing.id, platform: 'MESSENGER', status: 'SUCCESS', channelInfo: '@shop', messageId: 42, postMessageIds: [42, 43, 44] },
@@ -719,15 +724,11 @@ describe('DELETE /api/listings/:id', () => {
     expect(await listingRow(listing.id)).toBeUndefined();
     expect(await server.db.select().from(syndicationLogs).where(eq(syndicationLogs.listingId, listing.id))).toHaveLength(0);
     await settleDeferredWork();
-    expect(events).toContainEqual({
-      type: 'listing.deleted',
-      listingId: listing.id,
-      title: 'Goodbye',
-      channelPosts: [
-        { channelInfo: '@archive', messageIds: [7] },
-        { channelInfo: '@shop', messageIds: [42, 43, 44] },
-      ],
-    });
+    expect(events).toContainEqual({ type: 'listing.deleted', listingId: listing.id });
+    expect(postsSeenOnDelete.get(listing.id)).toEqual([
+      { channelInfo: '@archive', messageIds: [7] },
+      { channelInfo: '@shop', messageIds: [42, 43, 44] },
+    ]);
   });
 
   it("lets an administrator delete any agent's listing", async () => {

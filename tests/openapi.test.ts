@@ -146,15 +146,16 @@ describe('structural validity (OpenAPI 3.1)', () => {
 });
 
 describe('security requirements', () => {
-  it('asks for the bearer JWT on token and admin operations and for nothing on public ones', () => {
+  it("asks for the bearer JWT on token and admin operations, the scheduler's secret on cron ones and nothing on public ones", () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.securitySchemes.cronSecret).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const { method, path: docPath, op } of operations()) {
       const where = `${method} ${docPath}`;
       if (op['x-access'] === 'public') {
         expect(op.security, where).toEqual([]);
         expect(op.responses['401'], where).toBeUndefined();
       } else {
-        expect(op.security, where).toEqual([{ bearerAuth: [] }]);
+        expect(op.security, where).toEqual(op['x-access'] === 'cron' ? [{ cronSecret: [] }] : [{ bearerAuth: [] }]);
         expect(op.responses['401'], where).toEqual({ $ref: '#/components/responses/Unauthorized' });
       }
     }

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cacheEntries, syndicationConfigs, syndicationLogs } from '../lib/db/schema.js';
-import { emitListingEvent } from '../lib/events/listing-events.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
 import { apiClient } from './support/http.js';
 import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
+import { emitListingEvent } from './support/listing-events.js';
 import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '800000001:AAConfigTestsBotToken_abcdefghijklmnop';
@@ -351,7 +351,7 @@ describe('posting', () => {
     const response = await api.post(`/api/syndication/trigger/${listing.id}`, { token: admin.token });
     expect(response.status).toBe(409);
     expect(response.body.error).toBe('Channel posting is not configured: no active MESSENGER config with a bot token and channel id');
-    await emitListingEvent({ type: 'listing.created', listingId: listing.id });
+    await emitListingEvent(server.db, { type: 'listing.created', listingId: listing.id });
     await settleDeferredWork();
     expect(await server.db.select().from(syndicationLogs).where(eq(syndicationLogs.listingId, listing.id))).toEqual([]);
     expect(bot.calls).toEqual([]);

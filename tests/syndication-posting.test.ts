@@ -4,12 +4,12 @@ import path from 'node:path';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listings, notifications, settings, syndicationConfigs, syndicationLogs, users } from '../lib/db/schema.js';
-import { emitListingEvent } from '../lib/events/listing-events.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
 import { apiClient } from './support/http.js';
 import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
+import { emitListingEvent } from './support/listing-events.js';
 import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '700000001:AAEnvironmentBotTokenForPostingTests_x1';
@@ -130,7 +130,7 @@ describe('configuration in use', () => {
     const response = await trigger(listing.id);
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ success: false, error: 'Channel posting is not configured: no active MESSENGER config with a bot token and channel id' });
-    await emitListingEvent({ type: 'listing.created', listingId: listing.id });
+    await emitListingEvent(server.db, { type: 'listing.created', listingId: listing.id });
     await settleDeferredWork();
     expect(await logsOf(listing.id)).toEqual([]);
     expect(bot.calls).toEqual([]);
@@ -447,7 +447,7 @@ describe('POST /api/syndication/retry/:id', () => {
     const posted = await trigger(listing.id);
     bot.fail('editMessageText', { error_code: 502, description: 'Bad Gateway' });
     await server.db.update(listings).set({ title: 'iPhone 15 Pro Max' }).where(eq(listings.id, listing.id));
-    await emitListingEvent({ type: 'listing.updated', listingId: listing.id });
+    await emitListingEvent(server.db, { type: 'listing.updated', listingId: listing.id });
     await settleDeferredWork();
     const [failed] = await logsOf(listing.id);
     expect(failed).toMatchObject({ status: 'FAILED', action: 'EDITED' });
@@ -583,7 +583,7 @@ describe('GET /api/syndication/logs', () => {
 describe('listing events', () => {
   it('posts a created listing as a new post', async () => {
     const listing = await listingOf();
-    await emitListingEvent({ type: 'listing.created', listingId: listing.id });
+    await emitListingEvent(server.db, { type: 'listing.created', listingId: listing.id });
     await settleDeferredWork();
     expect(await logsOf(listing.id)).toMatchObject([{ status: 'SUCCESS', action: 'NEW_POST', messageId: expect.any(Number) }]);
     expect(bot.callsTo('sendMessage')).toHaveLength(1);
@@ -595,7 +595,7 @@ describe('listing events', () => {
     const posted = await trigger(listing.id);
     await setSettings({ messengerHandle: 'shop_orders' });
     await server.db.update(listings).set({ price: 850 }).where(eq(listings.id, listing.id));
-    await emitListingEvent({ type: 'listing.updated', listingId: listing.id });
+    await emitListingEvent(server.db, { type: 'listing.updated', listingId: listing.id });
     await settleDeferredWork();
     const [edit] = bot.callsTo('editMessageCaption');
     expect(edit).toMatchObject({ chatId: CHANNEL, parseMode: 'HTML' });
@@ -609,7 +609,7 @@ describe('listing events', () => {
     const listing = await listingOf({ images: [storedImage().ref, storedImage().ref] });
     const posted = await trigger(listing.id);
     await server.db.update(listings).set({ title: 'iPhone 15 Pro (2 left)' }).where(eq(listings.id, listing.id));
-    await emitListingEvent({ type: 'listing.updated', listingId: listing.id });
+    await emitListingEvent(server.db, { type: 'listing.updated', listingId: listing.id });
     await settleDeferredWork();
     const [edit] = bot.callsTo('editMessageCaption');
     expect(Number(edit!.params.message_id)).toBe(posted.body.data.messageId);
@@ -621,7 +621,7 @@ describe('listing events', () => {
     const listing = await listingOf();
     const posted = await trigger(listing.id);
     await server.db.update(listings).set({ images: [storedImage().ref] }).where(eq(listings.id, listing.id));
-    await emitListingEvent({ type: 'listing.updated', listingId: listing.id });
+    await emitListingEvent(server.db, { type: 'listing.updated', listingId: listing.id });
     await settleDeferredWork();
     expect(bot.calls.map((call) => call.method)).toEqual(['sendMessage', 'editMessageCaption', 'editMessageText']);
     expect(Number(bot.callsTo('editMessageText')[0]!.params.message_id)).toBe(posted.body.data.messageId);
@@ -631,7 +631,7 @@ describe('listing events', () => {
   it('counts an edit that changes nothing as done', async () => {
     const listing = await listingOf();
     await trigger(listing.id);
-    await emitListingEvent({ type: 'listing.updated', listingId: listing.id });
+    await emitListingEvent(server.db, { type: 'listing.updated', listingId: listing.id });
     await settleDeferredWork();
     expect(bot.callsTo('editMessageText')).toHaveLength(1);
     expect((await logsOf(listing.id))[0]).toMatchObject({ status: 'SUCCESS', action: 'EDITED' });
@@ -642,7 +642,7 @@ describe('listing events', () => {
     bot.fail('sendMessage', { error_code: 400, description: 'Bad Request: chat not found' });
     await trigger(listing.id);
     bot.reset();
-    await emitListingEvent({ type: 'listing.updated', listingId: listing.id });
+    await emitListingEvent(server.db, { type: 'listing.updated', listingId: listing.id });
     await settleDeferredWork();
     expect((await logsOf(listing.id)).map((entry) => [entry.action, entry.status])).toEqual([
       ['NEW_POST', 'SUCCESS'],
@@ -655,13 +655,7 @@ describe('listing events', () => {
     const first = (await trigger(listing.id)).body.data.messageId as number;
     const second = (await trigger(listing.id)).body.data.messageId as number;
     bot.messagesIn(CHANNEL).delete(first);
-    await server.db.delete(listings).where(eq(listings.id, listing.id));
-    await emitListingEvent({
-      type: 'listing.deleted',
-      listingId: listing.id,
-      title: listing.title,
-      channelPosts: [{ channelInfo: CHANNEL, messageIds: [first, second] }],
-    });
+    expect((await api.delete(`/api/listings/${listing.id}`, { token: admin.token })).status).toBe(200);
     await settleDeferredWork();
     expect(bot.callsTo('deleteMessages').map((call) => call.params.message_ids)).toEqual([[first, second]]);
     expect(bot.messagesIn(CHANNEL).has(second)).toBe(false);
@@ -670,7 +664,7 @@ describe('listing events', () => {
   it('records a failure when the channel is down, without throwing to the writer', async () => {
     bot.fail('*', { error_code: 500, description: 'Internal Server Error' });
     const listing = await listingOf();
-    await expect(emitListingEvent({ type: 'listing.created', listingId: listing.id })).resolves.toBeUndefined();
+    await expect(emitListingEvent(server.db, { type: 'listing.created', listingId: listing.id })).resolves.toBeUndefined();
     expect(await logsOf(listing.id)).toMatchObject([{ status: 'FAILED', errorMessage: 'Bot API sendMessage failed (500): Internal Server Error' }]);
     expect(await failureNotifications(agent.id, listing.id)).toHaveLength(1);
   });

@@ -1,3 +1,4 @@
+import '../../lib/listing-event-listeners.js';
 import { IdParams } from '../../lib/http/common-schemas.js';
 import { endpoint, route } from '../../lib/http/route.js';
 import { deleteListing, getListing, updateListing } from '../../lib/listings/handlers.js';

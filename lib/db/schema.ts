@@ -150,10 +150,17 @@ export const syndicationLogs = pgTable(
     postMessageIds: integer('postMessageIds').array(),
     errorMessage: text('errorMessage'),
     runAt: timestamp('runAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
+    /** Which attempt at its post this entry is: 1 for the first, one more for each retry (D13, D33). */
+    attempt: integer('attempt').notNull().default(1),
+    /** A FAILED entry whose failure can heal: when the sweeper may try it again. Null once retried, or when it cannot heal. */
+    retryAt: timestamp('retryAt', { precision: 3, withTimezone: true }),
   },
   (t) => [
     index('syndication_logs_listingId_runAt_idx').on(t.listingId, t.runAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('syndication_logs_runAt_idx').on(t.runAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // The sweeper's two questions, answered from small partial indexes.
+    index('syndication_logs_retryAt_idx').on(t.retryAt).where(sql`${t.retryAt} is not null`),
+    index('syndication_logs_pending_runAt_idx').on(t.runAt).where(sql`${t.status} = 'PENDING'`),
   ],
 );
 

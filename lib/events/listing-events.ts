@@ -1,18 +1,26 @@
+import type { Transaction } from '../db/client.js';
 import { defer } from '../http/deferred-work.js';
-import type { ChannelPost } from '../syndication/channel-posts.js';
 
-/** Lifecycle events of a listing, emitted after the write has committed. */
+/** Lifecycle events of a listing, recorded inside the transaction that writes it. */
 export type ListingEvent =
   | { type: 'listing.created'; listingId: string }
   | { type: 'listing.updated'; listingId: string }
-  /** The listing row is gone; `channelPosts` were read before it was deleted. */
-  | { type: 'listing.deleted'; listingId: string; title: string; channelPosts: ChannelPost[] };
+  /** Recorded before the row is deleted, in the same transaction: the listing can still be read. */
+  | { type: 'listing.deleted'; listingId: string };
 
-export type ListingEventListener = (event: ListingEvent) => Promise<void>;
+/** Work a listener starts once the write has committed. */
+export type AfterCommit = () => Promise<void>;
 
 /**
- * Listeners are modules loaded on first use, so that a function that never emits (every read
- * path) never imports what the listeners need (such as the bot client).
+ * A listener sees the event inside the writer's transaction, so what it records there (an outbox
+ * row) commits or rolls back with the write, and answers the work to run after the commit.
+ */
+export type ListingEventListener = (event: ListingEvent, tx: Transaction) => Promise<AfterCommit | undefined>;
+
+/**
+ * Listeners are modules loaded on first use, registered by the composition root
+ * (lib/listing-event-listeners.ts) that the writing functions import, so that the event module
+ * knows no listener and a function that never writes never loads one.
  */
 const listenerModules: Array<() => Promise<ListingEventListener>> = [];
 
@@ -21,16 +29,12 @@ export function onListingEvent(load: () => Promise<ListingEventListener>): void 
 }
 
 /**
- * Runs every listener inside this invocation: the returned promise settles when they all have, and
- * the work is also handed to the platform's `waitUntil`, so a frozen function never loses it.
- * Listener failures are logged, never thrown to the writer.
+ * Runs every listener inside the transaction and answers a function that starts their follow-up
+ * work: call it once the transaction has committed. The work runs after the response, kept alive
+ * by the platform's `waitUntil`; the returned promise settles when it has. Failures are logged.
  */
-export function emitListingEvent(event: ListingEvent): Promise<void> {
-  return defer(event.type, async () => {
-    const listeners = await Promise.all(listenerModules.map((load) => load()));
-    await Promise.all(listeners.map((listener) => listener(event)));
-  });
+export async function recordListingEvent(tx: Transaction, event: ListingEvent): Promise<() => Promise<void>> {
+  const listeners = await Promise.all(listenerModules.map((load) => load()));
+  const followUps = (await Promise.all(listeners.map((listener) => listener(event, tx)))).filter((work): work is AfterCommit => work !== undefined);
+  return () => Promise.all(followUps.map((work) => defer(event.type, work))).then(() => undefined);
 }
-
-/** The channel mirrors listing writes (D13). */
-onListingEvent(() => import('../syndication/listing-listener.js').then((module) => module.syndicateListingEvent));

@@ -16,12 +16,12 @@ import { validate, type AnySchema, type Output } from './validation.js';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-/** Who may call an endpoint: anyone, any signed-in user, or administrators only. */
-export type Access = 'public' | 'token' | 'admin';
+/** Who may call an endpoint: anyone, any signed-in user, administrators only, or the platform's scheduler (D33). */
+export type Access = 'public' | 'token' | 'admin' | 'cron';
 
 export interface RequestContext<A extends Access = Access> {
   request: IncomingRequest;
-  user: A extends 'public' ? AuthUser | null : AuthUser;
+  user: A extends 'token' | 'admin' ? AuthUser : AuthUser | null;
   requestId: string;
   clientIp: string;
 }
@@ -140,6 +140,21 @@ async function ensureBootstrap(): Promise<void> {
   await bootstrap;
 }
 
+/**
+ * The scheduler's call (Vercel Cron sends `Authorization: Bearer <CRON_SECRET>`): any other caller
+ * is refused, and without a secret configured nobody is let in.
+ */
+function assertScheduler(request: IncomingRequest): void {
+  const { cronSecret, production } = config();
+  if (!cronSecret) {
+    if (production) throw new ApiError(503, 'Service unavailable: CRON_SECRET is not set');
+    throw ApiError.unauthorized('Only the scheduler may call this: set CRON_SECRET');
+  }
+  const given = Buffer.from(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '');
+  const expected = Buffer.from(cronSecret);
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw ApiError.unauthorized('Only the scheduler may call this');
+}
+
 /** The fields an object schema declares, the only ones a form of it may carry. */
 function fieldNamesOf(schema: AnySchema | undefined): ReadonlySet<string> | undefined {
   return schema && 'entries' in schema ? new Set(Object.keys(schema.entries as object)) : undefined;
@@ -148,6 +163,10 @@ function fieldNamesOf(schema: AnySchema | undefined): ReadonlySet<string> | unde
 /** Authentication is loaded only by functions that have a non-public method, keeping public reads light. */
 async function callerOf(endpoint: Endpoint, request: IncomingRequest): Promise<AuthUser | null> {
   if (endpoint.access === 'public') return null;
+  if (endpoint.access === 'cron') {
+    assertScheduler(request);
+    return null;
+  }
   const { assertRole, authenticate } = await import('../auth/authenticate.js');
   const user = await authenticate(request.headers.authorization);
   if (endpoint.access === 'admin') assertRole(user, 'SUPER_ADMIN');

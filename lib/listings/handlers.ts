@@ -3,13 +3,12 @@ import type { AuthUser } from '../auth/authenticate.js';
 import { getCategoryOrThrow } from '../categories/queries.js';
 import { getDb, type Executor } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
-import { emitListingEvent } from '../events/listing-events.js';
+import { recordListingEvent } from '../events/listing-events.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
 import { acceptDirectUploads, removeImages, storeImages } from '../media/storage.js';
-import { channelPostsOfListing } from '../syndication/channel-posts.js';
 import { validateAttributes } from './attributes.js';
 import { notifyListingCreated, notifyListingUpdated } from './notifications.js';
 import { listingPresenter } from './presenter.js';
@@ -105,7 +104,7 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
   assertImageCount(0, files.length + uploaded.length);
   const stored = await storeImages(processedImages(files));
   const images = [...stored, ...uploaded];
-  const listing = await withStoredImages(stored, () =>
+  const { listing, afterCommit } = await withStoredImages(stored, () =>
     inTransaction(db, async (tx) => {
       await assertImagesUnused(tx, uploaded);
       const row = await insertListing(tx, {
@@ -123,10 +122,10 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
         neighborhood: body.neighborhood ?? null,
       });
       await notifyListingCreated(tx, row, user);
-      return row;
+      return { listing: row, afterCommit: await recordListingEvent(tx, { type: 'listing.created', listingId: row.id }) };
     }),
   );
-  void emitListingEvent({ type: 'listing.created', listingId: listing.id });
+  void afterCommit();
   const { id, name, displayName, icon } = category;
   return created(listingPresenter({ ...listing, category: { id, name, displayName, icon }, agent }));
 }
@@ -211,7 +210,7 @@ export async function updateListing(
     await planUpdate(db, listing, body, user, added);
   }
   const stored = await storeImages(newFiles);
-  const { row, dropped } = await withStoredImages(stored, () =>
+  const { row, dropped, afterCommit } = await withStoredImages(stored, () =>
     inTransaction(db, async (tx) => {
       const listing = await lockListing(tx, params.id);
       if (!listing) throw notFoundError('Listing', params.id);
@@ -222,26 +221,27 @@ export async function updateListing(
       const updated = await updateListingRow(tx, params.id, plan.changes);
       if (!updated) throw notFoundError('Listing', params.id);
       await notifyListingUpdated(tx, updated, plan.sold);
-      return { row: await loadDetails(tx, params.id), dropped: plan.dropped };
+      const recorded = await recordListingEvent(tx, { type: 'listing.updated', listingId: params.id });
+      return { row: await loadDetails(tx, params.id), dropped: plan.dropped, afterCommit: recorded };
     }),
   );
   await removeImages(dropped);
-  void emitListingEvent({ type: 'listing.updated', listingId: params.id });
+  void afterCommit();
   return ok(listingPresenter(row));
 }
 
 export async function deleteListing({ params }: { params: ListingParams }, { user }: Caller): Promise<Reply> {
   const db = await getDb();
-  const { listing, channelPosts } = await inTransaction(db, async (tx) => {
+  const { listing, afterCommit } = await inTransaction(db, async (tx) => {
     const row = await lockListing(tx, params.id);
     if (!row) throw notFoundError('Listing', params.id);
     assertCanManage(user, row);
-    // The listing's syndication logs go with it, so its channel posts are read first.
-    const posts = await channelPostsOfListing(tx, params.id);
+    // Recorded before the delete: listeners read what goes with the row (its channel posts).
+    const recorded = await recordListingEvent(tx, { type: 'listing.deleted', listingId: params.id });
     await deleteListingRow(tx, params.id);
-    return { listing: row, channelPosts: posts };
+    return { listing: row, afterCommit: recorded };
   });
   await removeImages(listing.images);
-  void emitListingEvent({ type: 'listing.deleted', listingId: listing.id, title: listing.title, channelPosts });
+  void afterCommit();
   return ok({ id: listing.id });
 }

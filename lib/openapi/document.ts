@@ -27,6 +27,7 @@ const TAGS: Array<{ name: string; description: string; prefixes: string[] }> = [
   { name: 'Commissions', description: 'Commission and asset figures (administrators)', prefixes: ['/api/commissions'] },
   { name: 'Settings', description: 'Store settings', prefixes: ['/api/settings'] },
   { name: 'Health', description: 'Liveness and readiness', prefixes: ['/api/health', '/health'] },
+  { name: 'Operations', description: 'Scheduled work, called by the platform\'s scheduler', prefixes: ['/api/cron'] },
   { name: 'Reference', description: 'This document and its reference page', prefixes: ['/api/openapi.json', '/api/docs'] },
 ];
 
@@ -200,6 +201,7 @@ function operation(method: HttpMethod, pattern: string, endpoint: Endpoint): Ope
     public: 'No token needed.',
     token: 'Needs a bearer token (any role).',
     admin: 'Administrators only: needs a bearer token of a `SUPER_ADMIN`.',
+    cron: 'The scheduler only: needs `Authorization: Bearer <CRON_SECRET>`.',
   }[endpoint.access];
   const responses: OpenApiObject = { [notes.successStatus ?? 200]: successResponse(notes) };
   for (const status of errorStatuses(endpoint, notes)) responses[status] = ref('responses', ERROR_RESPONSES[status]!.name);
@@ -210,7 +212,7 @@ function operation(method: HttpMethod, pattern: string, endpoint: Endpoint): Ope
     summary: notes.summary,
     description: notes.description ? `${notes.description}\n\n${access}` : access,
     'x-access': endpoint.access,
-    security: endpoint.access === 'public' ? [] : [{ bearerAuth: [] }],
+    security: { public: [], token: [{ bearerAuth: [] }], admin: [{ bearerAuth: [] }], cron: [{ cronSecret: [] }] }[endpoint.access],
     parameters: parameters(pattern, endpoint),
     ...(body ? { requestBody: body } : {}),
     responses,
@@ -254,6 +256,7 @@ async function buildOpenApiDocument(): Promise<OpenApiDocument> {
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from `POST /api/auth/login` or `POST /api/auth/register`.' },
+        cronSecret: { type: 'http', scheme: 'bearer', description: 'The deployment\'s `CRON_SECRET`, as Vercel Cron sends it.' },
       },
       schemas: SUCCESS_SCHEMAS,
       responses: Object.fromEntries(

@@ -84,6 +84,11 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   },
   'GET /api/public/listings/:id': { summary: 'A storefront listing with its agent\'s contact links' },
   'POST /api/public/listings/:id/inquiry': { summary: 'Count an inquiry click', reply: 'success', errors: [RATE_LIMITED] },
+  'GET /api/cron/sweep': {
+    summary: 'Run the sweeper (Vercel Cron)',
+    description:
+      '401 for any caller but the scheduler, 503 in production without CRON_SECRET. Posts channel entries left PENDING by an invocation that died and retries failed ones whose failure can heal (up to 5 attempts, about 1, 5, 15 and 60 minutes apart); answers how many of each.',
+  },
   'GET /api/public/filter-options': {
     summary: 'Filter values for a category',
     description:

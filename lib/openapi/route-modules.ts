@@ -32,6 +32,7 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   '/api/docs/:asset': () => import('../../api/docs/[asset].js'),
   '/api/health': () => import('../../api/health/index.js'),
   '/api/health/ready': () => import('../../api/health/ready.js'),
+  '/api/cron/sweep': () => import('../../api/cron/sweep.js'),
   '/api/listings': () => import('../../api/listings/index.js'),
   '/api/listings/:id': () => import('../../api/listings/[id].js'),
   '/api/notifications': () => import('../../api/notifications/index.js'),

@@ -1,3 +1,4 @@
+import { autoRetry } from '@grammyjs/auto-retry';
 import { Api, GrammyError, HttpError } from 'grammy';
 import { config } from '../config.js';
 import { ChannelError, withoutToken } from './channel-error.js';
@@ -19,19 +20,34 @@ function describeNetworkFailure(error: HttpError, method: string, timeoutMs: num
   return `Bot API ${method} could not be reached${code ? ` (${code})` : ''}`;
 }
 
+/**
+ * Within one invocation the Bot API's own pacing is honoured: a 429 whose `retry_after` is at most
+ * this many seconds is waited out, and a 5xx is tried once more after a short backoff. Anything
+ * longer, and a Bot API out of reach, fails the attempt and is left to the sweeper (D33).
+ */
+const IN_INVOCATION_WAIT_SECONDS = 5;
+
 export function botClient(token: string): BotClient {
   const { messengerApiRoot, messengerTimeoutMs } = config();
   // grammy aborts a request that outlives its timeout, so a hanging Bot API never holds a write.
   const api = new Api(token, { apiRoot: messengerApiRoot, timeoutSeconds: messengerTimeoutMs / 1000 });
+  api.config.use(autoRetry({ maxRetryAttempts: 1, maxDelaySeconds: IN_INVOCATION_WAIT_SECONDS, rethrowHttpErrors: true }));
   return {
     async call(method, run) {
       try {
         return await run(api);
       } catch (error) {
         if (error instanceof GrammyError) {
-          throw new ChannelError(withoutToken(`Bot API ${method} failed (${error.error_code}): ${error.description}`, token), error.error_code, error.description);
+          const healable = error.error_code === 429 || error.error_code >= 500;
+          throw new ChannelError(
+            withoutToken(`Bot API ${method} failed (${error.error_code}): ${error.description}`, token),
+            error.error_code,
+            error.description,
+            healable,
+            error.parameters.retry_after,
+          );
         }
-        if (error instanceof HttpError) throw new ChannelError(withoutToken(describeNetworkFailure(error, method, messengerTimeoutMs), token));
+        if (error instanceof HttpError) throw new ChannelError(withoutToken(describeNetworkFailure(error, method, messengerTimeoutMs), token), undefined, undefined, true);
         if (error instanceof ChannelError) throw error;
         const text = error instanceof Error ? error.message : String(error);
         throw new ChannelError(withoutToken(`Bot API ${method} failed: ${text}`, token));

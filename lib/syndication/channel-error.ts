@@ -9,6 +9,13 @@ export class ChannelError extends Error {
     readonly code?: number,
     /** The Bot API's `description` when it answered with an error. */
     readonly description?: string,
+    /**
+     * Whether trying again later can succeed: a rate limit (429), a Bot API fault (5xx), or the
+     * Bot API out of reach. A removed bot, a missing chat or a bad token will not heal.
+     */
+    readonly healable = false,
+    /** With a 429: how long the Bot API asked to wait, in seconds. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ChannelError';
@@ -24,8 +31,10 @@ export class PartialPostError extends ChannelError {
     message: string,
     /** The ids of the messages that did go out, first to last. */
     readonly sentIds: number[],
+    /** The failure of the part that did not go out. */
+    readonly failure: ChannelError | undefined,
   ) {
-    super(message);
+    super(message, failure?.code, failure?.description, failure?.healable ?? false, failure?.retryAfterSeconds);
     this.name = 'PartialPostError';
   }
 }

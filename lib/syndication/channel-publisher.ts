@@ -72,7 +72,7 @@ async function publish(client: BotClient, channelId: string, content: PostConten
   } catch (error) {
     // The album is on the channel: it is kept, and a retry sends only the buttons.
     const reason = error instanceof Error ? error.message : String(error);
-    throw new PartialPostError(`The album was posted, but its buttons message was not: ${reason}`, ids);
+    throw new PartialPostError(`The album was posted, but its buttons message was not: ${reason}`, ids, error instanceof ChannelError ? error : undefined);
   }
 }
 

@@ -10,7 +10,7 @@ import { logPresenter } from './presenter.js';
 import { ChannelError } from './channel-error.js';
 import { activeMessengerTargetOrThrow, MESSENGER, messengerChannelOrThrow } from './configs.js';
 import { listingButtons, postListing } from './posting.js';
-import { findLogWithListing, listingOfMessage, type PostableListing } from './queries.js';
+import { clearRetry, findLogWithListing, listingOfMessage, type PostableListing } from './queries.js';
 
 /** An agent acts on the channel posts of their own listings only (D8); administrators on all. */
 function assertMayPost(user: AuthUser, listing: { agentId: string | null }): void {
@@ -57,9 +57,8 @@ export async function retrySyndication({ params }: { params: { id: string } }, {
   const target = await activeMessengerTargetOrThrow(db);
   await throttlePosting(log.listingId, user);
   const listing = await postableListingOrThrow(log.listingId);
-  // A post that went out in part, in this channel, is completed rather than posted again.
-  const alreadySent = log.action === 'NEW_POST' && log.channelInfo === target.channelId ? (log.postMessageIds ?? []) : [];
-  const entry = await postListing(listing, log.action, target, alreadySent);
+  await clearRetry(db, log.id);
+  const entry = await postListing(listing, log.action, target, log);
   return ok(logPresenter(entry, listing));
 }
 

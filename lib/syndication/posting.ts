@@ -3,14 +3,15 @@ import { getDb, type Executor } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { log } from '../log.js';
 import { notify } from '../notifications/notify.js';
+import { findListingWithRules } from '../listings/queries.js';
 import { readSettings } from '../settings/queries.js';
 import { assembleCaption, listingCaption } from './caption.js';
 import { ChannelError, failureMessage, PartialPostError } from './channel-error.js';
 import type { PostContent } from './channel-publisher.js';
-import { MESSENGER, type MessengerTarget } from './configs.js';
+import { activeMessengerTarget, MESSENGER, type MessengerTarget } from './configs.js';
 import { channelButtons, type LinkButton } from './keyboard.js';
 import type { LogRow } from './presenter.js';
-import { finishLog, insertPendingLog, lastPostedMessage, type PostableListing } from './queries.js';
+import { findPendingLog, finishLog, insertPendingLog, lastPostedMessage, type PostableListing } from './queries.js';
 
 export type PostAction = 'NEW_POST' | 'EDITED';
 
@@ -28,13 +29,24 @@ async function postContent(executor: Executor, listing: PostableListing): Promis
   };
 }
 
+/** D33: attempts at one post in all, and the wait before each retry after the first failure. */
+export const MAX_ATTEMPTS = 5;
+const RETRY_DELAYS_SECONDS = [60, 5 * 60, 15 * 60, 60 * 60];
+
+/** When a failed attempt may run again: never for a failure that cannot heal, or after the last attempt. */
+function nextRetryAt(error: unknown, attempt: number): Date | null {
+  if (!(error instanceof ChannelError) || !error.healable || attempt >= MAX_ATTEMPTS) return null;
+  const seconds = Math.max(RETRY_DELAYS_SECONDS[attempt - 1]!, error.retryAfterSeconds ?? 0);
+  return new Date(Date.now() + seconds * 1000);
+}
+
 /**
  * `sentIds`: the messages of a post that went out in part, kept so that a retry completes it.
  * Answers the finished entry, or undefined when it went with its listing meanwhile.
  */
-async function recordFailure(entry: LogRow, listing: PostableListing, errorMessage: string, sentIds: number[] | null): Promise<LogRow | undefined> {
+async function recordFailure(entry: LogRow, listing: PostableListing, errorMessage: string, sentIds: number[] | null, retryAt: Date | null): Promise<LogRow | undefined> {
   const db = await getDb();
-  const outcome = { status: 'FAILED' as const, errorMessage, messageId: sentIds?.[0] ?? null, postMessageIds: sentIds };
+  const outcome = { status: 'FAILED' as const, errorMessage, messageId: sentIds?.[0] ?? null, postMessageIds: sentIds, retryAt };
   return inTransaction(db, async (tx) => {
     const row = await finishLog(tx, entry.id, outcome);
     if (!row) return undefined;
@@ -54,17 +66,17 @@ async function recordFailure(entry: LogRow, listing: PostableListing, errorMessa
 }
 
 /**
- * The posting flow (D13): a `PENDING` entry first, then the Bot API calls, then `SUCCESS` with the
- * message id, or `FAILED` with the reason and a notification to the listing's agent. A new post
- * records its first message as the message id and every message it sent (so all can be deleted);
- * an edit changes the listing's latest post in this channel. A post is SUCCESS only when all of it
- * went out: an album whose buttons message failed is FAILED with the album's messages recorded, and
+ * The posting flow (D13) for an entry already recorded as `PENDING`: the Bot API calls, then
+ * `SUCCESS` with the message id, or `FAILED` with the reason, a notification to the listing's agent
+ * and, when the failure can heal, when the sweeper may try again (D33). A new post records its
+ * first message as the message id and every message it sent (so all can be deleted); an edit
+ * changes the listing's latest post in this channel. A post is SUCCESS only when all of it went
+ * out: an album whose buttons message failed is FAILED with the album's messages recorded, and
  * `alreadySent` (a retry of such an entry) sends only the buttons. Never throws for a channel
  * failure: the entry says what happened.
  */
-export async function postListing(listing: PostableListing, action: PostAction, target: MessengerTarget, alreadySent: number[] = []): Promise<LogRow> {
+async function runPost(entry: LogRow, listing: PostableListing, target: MessengerTarget, alreadySent: number[]): Promise<LogRow> {
   const db = await getDb();
-  const entry = await insertPendingLog(db, { listingId: listing.id, platform: MESSENGER, action, channelInfo: target.channelId });
   const { channelPublisher } = await import('./channel-publisher.js');
   const publisher = channelPublisher(target.botToken);
   // The entry goes with its listing: a listing deleted while its post was on the way leaves no
@@ -78,7 +90,7 @@ export async function postListing(listing: PostableListing, action: PostAction, 
   try {
     const content = await postContent(db, listing);
     let outcome: { messageId: number; postMessageIds: number[] | null };
-    if (action === 'EDITED') {
+    if (entry.action === 'EDITED') {
       const posted = await lastPostedMessage(db, listing.id, target.channelId);
       if (posted === undefined) throw new ChannelError('The listing has no successful post in this channel to edit');
       await publisher.editPost(target.channelId, posted, content);
@@ -95,11 +107,45 @@ export async function postListing(listing: PostableListing, action: PostAction, 
     return finished ?? { ...entry, status: 'SUCCESS', ...outcome };
   } catch (error) {
     const errorMessage = failureMessage(error, target.botToken);
-    log.warn('channel posting failed', { listingId: listing.id, action, syndicationLogId: entry.id, errorMessage });
+    log.warn('channel posting failed', { listingId: listing.id, action: entry.action, syndicationLogId: entry.id, attempt: entry.attempt, errorMessage });
     const onChannel = error instanceof PartialPostError ? error.sentIds : alreadySent;
     const sent = onChannel.length > 0 ? onChannel : null;
-    const failed = await recordFailure(entry, listing, errorMessage, sent);
+    const retryAt = nextRetryAt(error, entry.attempt);
+    const failed = await recordFailure(entry, listing, errorMessage, sent, retryAt);
     await takeDownIfListingWent(failed, sent);
-    return failed ?? { ...entry, status: 'FAILED', errorMessage, messageId: sent?.[0] ?? null, postMessageIds: sent };
+    return failed ?? { ...entry, status: 'FAILED', errorMessage, messageId: sent?.[0] ?? null, postMessageIds: sent, retryAt };
   }
+}
+
+/** A new attempt at a listing's post, recorded as its own entry (trigger, and retries: D13). */
+export async function postListing(listing: PostableListing, action: PostAction, target: MessengerTarget, retryOf?: LogRow): Promise<LogRow> {
+  const db = await getDb();
+  const entry = await insertPendingLog(db, {
+    listingId: listing.id,
+    platform: MESSENGER,
+    action,
+    channelInfo: target.channelId,
+    attempt: retryOf ? retryOf.attempt + 1 : 1,
+  });
+  // A post that went out in part, in this channel, is completed rather than posted again.
+  const alreadySent = retryOf?.action === 'NEW_POST' && retryOf.channelInfo === target.channelId ? (retryOf.postMessageIds ?? []) : [];
+  return runPost(entry, listing, target, alreadySent);
+}
+
+/**
+ * Posts an entry recorded as `PENDING` in the transaction of a listing write (the outbox), after
+ * the commit or, when that invocation died, from the sweeper. Nothing happens when the entry is no
+ * longer pending (done meanwhile) or went with its listing.
+ */
+export async function postPendingEntry(entryId: string): Promise<LogRow | undefined> {
+  const db = await getDb();
+  const entry = await findPendingLog(db, entryId);
+  if (!entry) return undefined;
+  const listing = await findListingWithRules(db, entry.listingId);
+  if (!listing) return undefined;
+  const target = await activeMessengerTarget(db);
+  if (!target) {
+    return (await finishLog(db, entry.id, { status: 'FAILED', errorMessage: 'Channel posting was switched off before the post went out' })) ?? undefined;
+  }
+  return runPost(entry, listing, { ...target, channelId: entry.channelInfo }, []);
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { listings, syndicationLogs, type SyndicationAction, type SyndicationStatus } from '../db/schema.js';
 import { offsetOf } from '../http/common-schemas.js';
@@ -10,7 +10,10 @@ import type { LogsFilter } from './schema.js';
 /** What posting needs of a listing: its owner, caption fields, category rules and images. */
 export type PostableListing = CaptionListing & ListingWithRules;
 
-export async function insertPendingLog(executor: Executor, values: { listingId: string; platform: string; action: SyndicationAction; channelInfo: string }): Promise<LogRow> {
+export async function insertPendingLog(
+  executor: Executor,
+  values: { listingId: string; platform: string; action: SyndicationAction; channelInfo: string; attempt?: number },
+): Promise<LogRow> {
   const [row] = await executor
     .insert(syndicationLogs)
     .values({ ...values, status: 'PENDING' })
@@ -18,10 +21,60 @@ export async function insertPendingLog(executor: Executor, values: { listingId: 
   return row!;
 }
 
+/** An entry still waiting to be posted. */
+export async function findPendingLog(executor: Executor, id: string): Promise<LogRow | undefined> {
+  const [row] = await executor
+    .select()
+    .from(syndicationLogs)
+    .where(and(eq(syndicationLogs.id, id), eq(syndicationLogs.status, 'PENDING')))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Takes up to `limit` `PENDING` entries older than `olderThanSeconds` (their invocation died) for
+ * this sweep: their run time moves to now, so no other sweep takes them meanwhile, and rows another
+ * sweep is taking are skipped rather than waited for.
+ */
+export async function claimStalePendingLogs(executor: Executor, olderThanSeconds: number, limit: number): Promise<string[]> {
+  const stale = executor
+    .select({ id: syndicationLogs.id })
+    .from(syndicationLogs)
+    .where(and(eq(syndicationLogs.status, 'PENDING'), lt(syndicationLogs.runAt, sql`now() - make_interval(secs => ${olderThanSeconds})`)))
+    .orderBy(syndicationLogs.runAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const rows = await executor.update(syndicationLogs).set({ runAt: sql`now()` }).where(inArray(syndicationLogs.id, stale)).returning({ id: syndicationLogs.id });
+  return rows.map((row) => row.id);
+}
+
+/** Takes up to `limit` failed entries whose retry is due, clearing their retry time as it does (see above). */
+export async function claimDueRetries(executor: Executor, limit: number): Promise<LogRow[]> {
+  const due = executor
+    .select({ id: syndicationLogs.id })
+    .from(syndicationLogs)
+    .where(and(eq(syndicationLogs.status, 'FAILED'), lte(syndicationLogs.retryAt, sql`now()`)))
+    .orderBy(syndicationLogs.retryAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return executor.update(syndicationLogs).set({ retryAt: null }).where(inArray(syndicationLogs.id, due)).returning();
+}
+
+/** A failed entry that has been tried again is not the sweeper's to retry any more. */
+export async function clearRetry(executor: Executor, id: string): Promise<void> {
+  await executor.update(syndicationLogs).set({ retryAt: null }).where(eq(syndicationLogs.id, id));
+}
+
 export async function finishLog(
   executor: Executor,
   id: string,
-  outcome: { status: Extract<SyndicationStatus, 'SUCCESS' | 'FAILED'>; messageId?: number | null; postMessageIds?: number[] | null; errorMessage?: string | null },
+  outcome: {
+    status: Extract<SyndicationStatus, 'SUCCESS' | 'FAILED'>;
+    messageId?: number | null;
+    postMessageIds?: number[] | null;
+    errorMessage?: string | null;
+    retryAt?: Date | null;
+  },
 ): Promise<LogRow | undefined> {
   const [row] = await executor
     .update(syndicationLogs)
@@ -30,6 +83,7 @@ export async function finishLog(
       messageId: outcome.messageId ?? null,
       postMessageIds: outcome.postMessageIds ?? null,
       errorMessage: outcome.errorMessage ?? null,
+      retryAt: outcome.retryAt ?? null,
     })
     .where(eq(syndicationLogs.id, id))
     .returning();

@@ -53,7 +53,7 @@ async function startBuiltServer(): Promise<{ baseUrl: string; log: () => string;
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve-built.ts', OUTPUT_DIR], {
     // As on the platform: VERCEL set (production settings enforced, the platform's client-IP header
     // trusted); images on local disk, as the test server keeps them.
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'error', VERCEL: '1', STORAGE_PROVIDER: 'local' },
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'error', VERCEL: '1', STORAGE_PROVIDER: 'local', CRON_SECRET: 'deployed-suite-cron-secret' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let printed = '';

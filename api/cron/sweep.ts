@@ -1,0 +1,6 @@
+import { runSweep } from '../../lib/cron/sweep.js';
+import { endpoint, route } from '../../lib/http/route.js';
+
+export default route({
+  GET: endpoint('cron', {}, runSweep),
+});
