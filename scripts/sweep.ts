@@ -1,9 +1,20 @@
+import { parseArgs } from 'node:util';
 import { closeDb } from '../lib/db/client.js';
 import { log } from '../lib/log.js';
-import { sweepChannelPosts } from '../lib/syndication/sweeper.js';
+import { STALE_PENDING_SECONDS, sweepChannelPosts } from '../lib/syndication/sweeper.js';
 
-/** `npm run sweep`: one sweep (D33), as the scheduled function runs it. */
-sweepChannelPosts()
+/**
+ * `npm run sweep [-- --pending-older-than SECONDS]`: one sweep (D33), as the scheduled function
+ * runs it. A server that was stopped mid-post can be caught up at once with a shorter age.
+ */
+const { values } = parseArgs({ options: { 'pending-older-than': { type: 'string', default: String(STALE_PENDING_SECONDS) } } });
+const pendingOlderThanSeconds = Number(values['pending-older-than']);
+if (!Number.isInteger(pendingOlderThanSeconds) || pendingOlderThanSeconds < 0) {
+  log.error('--pending-older-than takes a whole number of seconds');
+  process.exit(2);
+}
+
+sweepChannelPosts({ pendingOlderThanSeconds })
   .then((channelPosts) => log.info('sweep done', { channelPosts }))
   .catch((error: unknown) => {
     log.error('sweep failed', { error });

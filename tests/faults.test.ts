@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,9 +10,8 @@ import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { makeTempDir, testPostgresUrl } from './support/databases.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import { apiClient, type ApiClient } from './support/http.js';
+import { startServerProcess } from './support/server-process.js';
 import { useTestServer } from './support/test-server.js';
-
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** A TCP proxy that can be stopped (connections cut, port closed) and started again on the same port. */
 interface TcpProxy {
@@ -62,30 +60,6 @@ async function tcpProxy(upstream: { host: string; port: number } | undefined): P
       if (current) await new Promise<void>((resolve) => current.close(() => resolve()));
     },
   };
-}
-
-/** The local server in a process of its own, so that a crash would show as the process ending. */
-async function startServerProcess(env: Record<string, string>): Promise<{ baseUrl: string; child: ChildProcess }> {
-  const code = [
-    "import { createLocalServer } from './lib/local-server/server.js';",
-    'const server = createLocalServer({ projectRoot: process.cwd() });',
-    "server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\\n`));",
-  ].join('\n');
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-    cwd: projectRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = /^(\d+)\n/.exec(output);
-      if (line) resolve(line[1]!);
-    });
-    child.once('exit', (status) => reject(new Error(`server process ended with ${status} before listening`)));
-  });
-  return { baseUrl: `http://127.0.0.1:${port}`, child };
 }
 
 /** The answer to a request, or, when the connection is cut instead, how the server process ended. */

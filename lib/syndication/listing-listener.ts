@@ -41,6 +41,6 @@ export async function syndicateListingEvent(event: ListingEvent, tx: Transaction
   const entry = await insertPendingLog(tx, { listingId: event.listingId, platform: MESSENGER, action: hasPost ? 'EDITED' : 'NEW_POST', channelInfo: target.channelId });
   return async () => {
     await postPendingEntry(entry.id);
-    await sweepChannelPosts(SWEEP_AFTER_WRITE);
+    await sweepChannelPosts({ limit: SWEEP_AFTER_WRITE });
   };
 }

@@ -9,7 +9,14 @@ import { claimDueRetries, claimStalePendingLogs } from './queries.js';
  * A `PENDING` entry older than this was left by an invocation that died: functions live at most
  * 30 s (vercel.json `maxDuration`), so after a minute nobody is posting it any more.
  */
-const STALE_PENDING_SECONDS = 60;
+export const STALE_PENDING_SECONDS = 60;
+
+export interface SweepOptions {
+  /** Entries of each kind taken in one sweep. */
+  limit?: number;
+  /** How old a `PENDING` entry must be to count as left behind. */
+  pendingOlderThanSeconds?: number;
+}
 
 export interface ChannelSweep {
   /** Entries left `PENDING` by an invocation that died, now posted (or failed anew). */
@@ -25,9 +32,9 @@ export interface ChannelSweep {
  * once never post the same entry twice. The Bot API cannot say whether a message went out, so a
  * post whose invocation died after sending and before recording is sent again.
  */
-export async function sweepChannelPosts(limit = 20): Promise<ChannelSweep> {
+export async function sweepChannelPosts({ limit = 20, pendingOlderThanSeconds = STALE_PENDING_SECONDS }: SweepOptions = {}): Promise<ChannelSweep> {
   const db = await getDb();
-  const stale = await claimStalePendingLogs(db, STALE_PENDING_SECONDS, limit);
+  const stale = await claimStalePendingLogs(db, pendingOlderThanSeconds, limit);
   for (const id of stale) await postPendingEntry(id);
   const due = await claimDueRetries(db, limit);
   const target = due.length > 0 ? await activeMessengerTarget(db) : undefined;

@@ -42,13 +42,18 @@ export interface LoopbackBotApi {
   apiRoot: string;
   calls: BotApiCall[];
   callsTo(method: string): BotApiCall[];
-  /** Calls of `method` ('*' for any) answer with this Bot API error until `reset`. */
-  fail(method: string, failure: BotApiFailure): void;
+  /** Calls of `method` ('*' for any) answer with this Bot API error until `reset`, or only the next `times` of them. */
+  fail(method: string, failure: BotApiFailure, times?: number): void;
+  /**
+   * Acts out the Bot API's flood control: at most `messages` sending calls per `windowMs` into one
+   * chat (each photo of a media group counts), the rest answered 429 with the seconds left in `retry_after`.
+   */
+  limitRate(messages: number, windowMs: number): void;
   /** Calls of `method` ('*' for any) never get an answer. */
   hang(method: string): void;
   /** Calls of `method` ('*' for any) are answered only after this many milliseconds. */
   delay(method: string, milliseconds: number): void;
-  /** Forgets failures, hangs, delays and recorded calls (the channel's messages stay). */
+  /** Forgets failures, flood control, hangs, delays and recorded calls (the channel's messages stay). */
   reset(): void;
   /** Tokens the server accepts, besides the first. */
   acceptToken(token: string): void;
@@ -121,7 +126,24 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
   const bot = options.bot ?? { id: 7000001, first_name: 'Shop Bot', username: 'shop_listing_bot' };
   const channel = options.channel ?? { title: 'Shop Deals', username: 'shopdeals', memberCount: 1234 };
   const calls: BotApiCall[] = [];
-  const failures = new Map<string, BotApiFailure>();
+  const failures = new Map<string, { failure: BotApiFailure; remaining: number }>();
+  let rateLimit: { messages: number; windowMs: number; sent: Map<string, number[]> } | undefined;
+  const SENDING = new Set(['sendMessage', 'sendPhoto', 'sendMediaGroup']);
+  /** Whether flood control lets this call through; counts it when it does. */
+  const floodControl = (call: BotApiCall): BotApiFailure | undefined => {
+    if (!rateLimit || !SENDING.has(call.method)) return undefined;
+    const now = Date.now();
+    const chat = call.chatId ?? '';
+    const recent = (rateLimit.sent.get(chat) ?? []).filter((at) => now - at < rateLimit!.windowMs);
+    const weight = call.method === 'sendMediaGroup' ? Math.max(1, call.photoCount) : 1;
+    if (recent.length + weight > rateLimit.messages) {
+      const retryAfter = Math.max(1, Math.ceil((recent[0]! + rateLimit.windowMs - now) / 1000));
+      rateLimit.sent.set(chat, recent);
+      return { error_code: 429, description: `Too Many Requests: retry after ${retryAfter}`, parameters: { retry_after: retryAfter } };
+    }
+    rateLimit.sent.set(chat, [...recent, ...Array<number>(weight).fill(now)]);
+    return undefined;
+  };
   const hangs = new Set<string>();
   const delays = new Map<string, number>();
   const chats = new Map<string, Map<number, PostedMessage>>();
@@ -245,8 +267,13 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
       if (hangs.has(method) || hangs.has('*')) return;
       const wait = delays.get(method) ?? delays.get('*');
       if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
-      const failure = failures.get(method) ?? failures.get('*');
-      if (failure) return reply(failure.error_code, { ok: false, ...failure });
+      const planned = failures.get(method) ?? failures.get('*');
+      if (planned && planned.remaining > 0) {
+        planned.remaining -= 1;
+        return reply(planned.failure.error_code, { ok: false, ...planned.failure });
+      }
+      const flooded = floodControl(call);
+      if (flooded) return reply(429, { ok: false, ...flooded });
       const body = answer(call, files) as { ok: boolean; error_code?: number; result?: unknown };
       call.result = body.result;
       reply(body.ok ? 200 : (body.error_code ?? 400), body);
@@ -260,11 +287,15 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
     apiRoot: `http://127.0.0.1:${port}`,
     calls,
     callsTo: (method) => calls.filter((call) => call.method === method),
-    fail: (method, failure) => failures.set(method, failure),
+    fail: (method, failure, times = Number.POSITIVE_INFINITY) => failures.set(method, { failure, remaining: times }),
+    limitRate: (messages, windowMs) => {
+      rateLimit = { messages, windowMs, sent: new Map() };
+    },
     hang: (method) => hangs.add(method),
     delay: (method, milliseconds) => delays.set(method, milliseconds),
     reset: () => {
       failures.clear();
+      rateLimit = undefined;
       hangs.clear();
       delays.clear();
       calls.length = 0;

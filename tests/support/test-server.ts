@@ -19,7 +19,8 @@ export interface TestServer {
   close: () => Promise<void>;
 }
 
-async function prepareDatabase(): Promise<{ env: Record<string, string>; dataDir: string; drop: () => Promise<void> }> {
+/** A fresh copy of the migrated template database: its settings, its folder, and how to drop it. */
+export async function prepareTestDatabase(): Promise<{ env: Record<string, string>; dataDir: string; drop: () => Promise<void> }> {
   const dataDir = makeTempDir('data');
   if (testPostgresUrl) {
     const database = uniqueName(`${DATABASE_PREFIX}${inject('runId')}_`);
@@ -41,7 +42,7 @@ async function prepareDatabase(): Promise<{ env: Record<string, string>; dataDir
  * Configuration is read once per process, so a test file runs one server.
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const database = await prepareDatabase();
+  const database = await prepareTestDatabase();
   const uploadDir = makeTempDir('uploads');
   Object.assign(process.env, {
     NODE_ENV: 'test',

@@ -1,0 +1,184 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { notifications, syndicationLogs } from '../lib/db/schema.js';
+import { settleDeferredWork } from '../lib/http/deferred-work.js';
+import { sweepChannelPosts } from '../lib/syndication/sweeper.js';
+import { buildCategory, buildListing } from './support/catalog-factories.js';
+import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
+import { useTestServer } from './support/test-server.js';
+
+const BOT_TOKEN = '123456:reliability-token';
+const CHANNEL = '@reliable_shop';
+const CRON_SECRET = 'reliability-cron-secret';
+let bot: LoopbackBotApi;
+beforeAll(async () => {
+  bot = await startLoopbackBotApi({ token: BOT_TOKEN });
+});
+afterAll(() => bot.close());
+const server = useTestServer(() => ({
+  MESSENGER_API_ROOT: bot.apiRoot,
+  MESSENGER_BOT_TOKEN: BOT_TOKEN,
+  MESSENGER_CHANNEL_ID: CHANNEL,
+  MESSENGER_TIMEOUT_MS: '500',
+  CRON_SECRET,
+}));
+const api = server.api;
+let agent: TestUser;
+let admin: TestUser;
+let categoryId: string;
+
+beforeAll(async () => {
+  agent = await buildAgent(server.db);
+  admin = await buildAdmin(server.db);
+  categoryId = (await buildCategory(server.db)).id;
+});
+beforeEach(() => bot.reset());
+
+const ATTRIBUTES = { brand: 'Apple', model: 'iPhone 13', storage: '128GB' };
+
+async function create(title: string): Promise<string> {
+  const response = await api.post('/api/listings', { token: agent.token, json: { title, price: 100, categoryId, attributes: ATTRIBUTES } });
+  expect(response.status).toBe(201);
+  return response.body.data.id;
+}
+
+async function entriesOf(listingId: string) {
+  return server.db.select().from(syndicationLogs).where(eq(syndicationLogs.listingId, listingId)).orderBy(syndicationLogs.attempt, syndicationLogs.runAt);
+}
+
+/** Makes every scheduled retry due now, as time passing would. */
+async function retriesAreDue(): Promise<void> {
+  await server.db.update(syndicationLogs).set({ retryAt: sql`now() - interval '1 second'` }).where(sql`${syndicationLogs.retryAt} is not null`);
+}
+
+const sweep = () => api.get('/api/cron/sweep', { token: CRON_SECRET });
+
+describe('posting against the Bot API on its bad days', () => {
+  it('waits out a 429 whose retry_after fits in the invocation, then posts', async () => {
+    bot.fail('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } }, 1);
+    const id = await create('Rate limited once');
+    await settleDeferredWork();
+    expect(bot.callsTo('sendMessage')).toHaveLength(2);
+    expect(await entriesOf(id)).toMatchObject([{ status: 'SUCCESS', attempt: 1, retryAt: null }]);
+  });
+
+  it('tries a 500 once more within the invocation, and posts when the Bot API is back', async () => {
+    bot.fail('sendMessage', { error_code: 500, description: 'Internal Server Error' }, 1);
+    const id = await create('Server error once');
+    await settleDeferredWork();
+    expect(bot.callsTo('sendMessage')).toHaveLength(2);
+    expect(await entriesOf(id)).toMatchObject([{ status: 'SUCCESS' }]);
+  });
+
+  it('leaves a 429 with a long retry_after to the sweeper, at the time the Bot API named, which then posts it as attempt 2', async () => {
+    bot.fail('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 90', parameters: { retry_after: 90 } }, 1);
+    const before = Date.now();
+    const id = await create('Rate limited long');
+    await settleDeferredWork();
+    const [failed] = await entriesOf(id);
+    expect(failed).toMatchObject({ status: 'FAILED', attempt: 1, errorMessage: 'Bot API sendMessage failed (429): Too Many Requests: retry after 90' });
+    expect(failed!.retryAt!.getTime()).toBeGreaterThanOrEqual(before + 90_000);
+
+    await retriesAreDue();
+    const swept = await sweep();
+    expect(swept.body.data.channelPosts).toEqual({ resumed: 0, retried: 1 });
+    expect(await entriesOf(id)).toMatchObject([
+      { status: 'FAILED', attempt: 1, retryAt: null },
+      { status: 'SUCCESS', attempt: 2 },
+    ]);
+    expect(bot.callsTo('sendMessage')).toHaveLength(2);
+  });
+
+  it('fails a post past the timeout as one that can heal', async () => {
+    bot.hang('sendMessage');
+    const id = await create('Hanging');
+    await settleDeferredWork();
+    const [failed] = await entriesOf(id);
+    expect(failed).toMatchObject({ status: 'FAILED', errorMessage: 'Bot API sendMessage timed out after 0.5 s' });
+    expect(failed!.retryAt).not.toBeNull();
+  });
+
+  it('fails at once, for good, when the bot was removed from the channel (403), and tells the agent', async () => {
+    bot.fail('sendMessage', { error_code: 403, description: 'Forbidden: bot is not a member of the channel chat' });
+    const id = await create('Bot removed');
+    await settleDeferredWork();
+    expect(bot.callsTo('sendMessage')).toHaveLength(1);
+    expect(await entriesOf(id)).toMatchObject([{ status: 'FAILED', retryAt: null, errorMessage: 'Bot API sendMessage failed (403): Forbidden: bot is not a member of the channel chat' }]);
+    const notices = await server.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, agent.id), eq(notifications.type, 'SYNDICATION_FAILED'), sql`${notifications.data} ->> 'listingId' = ${id}`));
+    expect(notices).toHaveLength(1);
+  });
+
+  it('gives up after five attempts in all', async () => {
+    bot.fail('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 10', parameters: { retry_after: 10 } });
+    const id = await create('Always failing');
+    await settleDeferredWork();
+    for (let round = 0; round < 5; round += 1) {
+      await retriesAreDue();
+      await sweep();
+    }
+    const entries = await entriesOf(id);
+    expect(entries.map((entry) => [entry.attempt, entry.status, entry.retryAt === null])).toEqual([
+      [1, 'FAILED', true],
+      [2, 'FAILED', true],
+      [3, 'FAILED', true],
+      [4, 'FAILED', true],
+      [5, 'FAILED', true],
+    ]);
+  });
+});
+
+describe('the sweeper', () => {
+  it('finishes an entry left PENDING by an invocation that died, exactly once, even with two sweeps at once', async () => {
+    const listing = await buildListing(server.db, { categoryId, agentId: agent.id, title: 'Left behind' });
+    await server.db.insert(syndicationLogs).values({
+      listingId: listing.id,
+      platform: 'MESSENGER',
+      status: 'PENDING',
+      action: 'NEW_POST',
+      channelInfo: CHANNEL,
+      runAt: sql`now() - interval '5 minutes'`,
+    });
+    const due = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        buildListing(server.db, { categoryId, agentId: agent.id, title: `Due ${index}` }).then((row) =>
+          server.db.insert(syndicationLogs).values({ listingId: row.id, platform: 'MESSENGER', status: 'FAILED', channelInfo: CHANNEL, retryAt: sql`now() - interval '1 second'` }),
+        ),
+      ),
+    );
+    expect(due).toHaveLength(6);
+    const [first, second] = await Promise.all([sweepChannelPosts(), sweepChannelPosts()]);
+    expect(first!.resumed + second!.resumed).toBe(1);
+    expect(first!.retried + second!.retried).toBe(6);
+    expect(bot.callsTo('sendMessage')).toHaveLength(7);
+    expect(await entriesOf(listing.id)).toMatchObject([{ status: 'SUCCESS' }]);
+  });
+
+  it('answers only the scheduler', async () => {
+    expect((await api.get('/api/cron/sweep')).status).toBe(401);
+    expect((await api.get('/api/cron/sweep', { token: admin.token })).status).toBe(401);
+    expect((await sweep()).status).toBe(200);
+  });
+});
+
+describe('a burst against flood control', () => {
+  it('posts all of 60 listings created at once, none twice, against a channel that takes 20 messages per 3 seconds', async () => {
+    bot.limitRate(20, 3000);
+    const ids = await Promise.all(Array.from({ length: 60 }, (_, index) => create(`Burst ${index}`)));
+    await settleDeferredWork();
+    for (let round = 0; round < 5; round += 1) {
+      const pendingOrDue = await server.db
+        .select({ id: syndicationLogs.id })
+        .from(syndicationLogs)
+        .where(sql`${syndicationLogs.listingId} in ${ids} and ${syndicationLogs.retryAt} is not null`);
+      if (pendingOrDue.length === 0) break;
+      await retriesAreDue();
+      await sweep();
+    }
+    const posted = bot.callsTo('sendMessage').filter((call) => call.result !== undefined).map((call) => call.text);
+    for (let index = 0; index < 60; index += 1) expect(posted.filter((text) => text?.includes(`Burst ${index}<`)), `Burst ${index}`).toHaveLength(1);
+  }, 120_000);
+});
