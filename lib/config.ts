@@ -30,6 +30,8 @@ export interface Config {
   messengerApiRoot: string;
   messengerBotToken: string | undefined;
   messengerChannelId: string | undefined;
+  /** The secret registered with the Bot API for webhook calls (D36); unset: derived from the bot token. */
+  messengerWebhookSecret: string | undefined;
   /** Upper bound of one Bot API call. */
   messengerTimeoutMs: number;
   resendApiKey: string | undefined;
@@ -117,6 +119,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     messengerApiRoot: (nonEmpty(env.MESSENGER_API_ROOT) ?? 'https://api.telegram.org').replace(/\/$/, ''),
     messengerBotToken: nonEmpty(env.MESSENGER_BOT_TOKEN),
     messengerChannelId: nonEmpty(env.MESSENGER_CHANNEL_ID),
+    messengerWebhookSecret: nonEmpty(env.MESSENGER_WEBHOOK_SECRET),
     messengerTimeoutMs: readMilliseconds(env.MESSENGER_TIMEOUT_MS, 10_000),
     resendApiKey: nonEmpty(env.RESEND_API_KEY),
     mailFrom: nonEmpty(env.MAIL_FROM) ?? 'Marketplace <no-reply@example.com>',

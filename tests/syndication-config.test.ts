@@ -329,14 +329,28 @@ describe('messenger webhook', () => {
     expect(bot.calls).toEqual([]);
   });
 
-  it('acknowledges an inbound update with 200 and does nothing, whatever the body', async () => {
-    const update = await api.post('/api/syndication/messenger/webhook', { json: { update_id: 1, channel_post: { message_id: 5, text: 'hi' } } });
+  it("acknowledges the Bot API's inbound update (it carries the registered secret) with 200 and does nothing, whatever the body", async () => {
+    await storeConfig();
+    await api.post('/api/syndication/messenger/setup-webhook', { token: admin.token });
+    const secret = { 'x-telegram-bot-api-secret-token': bot.webhook.secretToken! };
+    bot.reset();
+    const update = await api.post('/api/syndication/messenger/webhook', { json: { update_id: 1, channel_post: { message_id: 5, text: 'hi' } }, headers: secret });
     expect(update.status).toBe(200);
     expect(update.body).toEqual({ success: true });
-    const junk = await api.post('/api/syndication/messenger/webhook', { raw: '{not json', headers: { 'content-type': 'application/json' } });
+    const junk = await api.post('/api/syndication/messenger/webhook', { raw: '{not json', headers: { 'content-type': 'application/json', ...secret } });
     expect(junk.status).toBe(200);
     expect(junk.body).toEqual({ success: true });
     expect(bot.calls).toEqual([]);
+  });
+
+  it('answers 401 to a webhook call without the registered secret, or with another (D36)', async () => {
+    await storeConfig();
+    await api.post('/api/syndication/messenger/setup-webhook', { token: admin.token });
+    for (const headers of [{}, { 'x-telegram-bot-api-secret-token': 'not-the-secret' }, { 'x-telegram-bot-api-secret-token': `${bot.webhook.secretToken!}0` }]) {
+      const response = await api.post('/api/syndication/messenger/webhook', { json: { update_id: 2 }, headers });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ success: false, error: 'Invalid webhook secret' });
+    }
   });
 });
 

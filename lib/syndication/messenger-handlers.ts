@@ -3,6 +3,7 @@ import { config } from '../config.js';
 import { getDb } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';
 import { ok, raw, type Reply } from '../http/reply.js';
+import type { RequestContext } from '../http/route.js';
 import { readCached, writeCached } from './cache.js';
 import { ChannelError } from './channel-error.js';
 import { messengerBotToken, messengerChannelOrThrow } from './configs.js';
@@ -54,9 +55,13 @@ export async function publicMessengerBot(): Promise<Reply> {
   return ok(bot);
 }
 
-/** Derived from the token, so a later webhook handler can check it without storing anything. */
+/**
+ * The secret the Bot API sends with every webhook call (D36): `MESSENGER_WEBHOOK_SECRET`, else
+ * derived from the bot token, so every instance knows it without storing anything and it changes
+ * with the bot.
+ */
 function webhookSecret(token: string): string {
-  return crypto.createHmac('sha256', 'messenger-webhook').update(token).digest('hex');
+  return config().messengerWebhookSecret ?? crypto.createHmac('sha256', 'messenger-webhook').update(token).digest('hex');
 }
 
 export async function setupWebhook(): Promise<Reply> {
@@ -72,7 +77,18 @@ export async function webhookInfo(): Promise<Reply> {
   return ok(await fetchWebhookInfo(token).catch(badGateway));
 }
 
-/** The inbound webhook is a stub (spec, Events): it acknowledges and does nothing. */
-export async function webhookStub(): Promise<Reply> {
+/**
+ * The inbound webhook (spec, Events): it acknowledges and does nothing. Once a bot is configured,
+ * only a call carrying the secret registered by setup-webhook is acknowledged (D36): the header is
+ * compared in constant time, and anyone else gets 401.
+ */
+export async function receiveWebhook(_input: unknown, ctx: RequestContext<'public'>): Promise<Reply> {
+  const token = await messengerBotToken(await getDb());
+  if (token) {
+    const expected = Buffer.from(webhookSecret(token));
+    const header = ctx.request.headers['x-telegram-bot-api-secret-token'];
+    const given = Buffer.from(typeof header === 'string' ? header : '');
+    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw ApiError.unauthorized('Invalid webhook secret');
+  }
   return raw({ success: true });
 }
