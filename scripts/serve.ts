@@ -7,7 +7,7 @@ import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { createLocalServer } from '../lib/local-server/server.js';
 import { log } from '../lib/log.js';
 import { ensureConfiguredAdmin } from '../lib/auth/bootstrap-admin.js';
-import { sweepChannelPosts } from '../lib/syndication/sweeper.js';
+import { sweep } from '../lib/cron/sweep.js';
 
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   });
   // The scheduled sweeper of a deployment (D33), run here every minute.
   const sweeping = setInterval(() => {
-    void sweepChannelPosts().catch((error: unknown) => log.error('sweep failed', { error }));
+    void sweep().catch((error: unknown) => log.error('sweep failed', { error }));
   }, SWEEP_INTERVAL_MS);
   const shutdown = (signal: string) => {
     log.info('shutting down', { signal });

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { closeDb } from '../lib/db/client.js';
 import { log } from '../lib/log.js';
-import { STALE_PENDING_SECONDS, sweepChannelPosts } from '../lib/syndication/sweeper.js';
+import { sweep } from '../lib/cron/sweep.js';
+import { STALE_PENDING_SECONDS } from '../lib/syndication/sweeper.js';
 
 /**
  * `npm run sweep [-- --pending-older-than SECONDS]`: one sweep (D33), as the scheduled function
@@ -14,8 +15,8 @@ if (!Number.isInteger(pendingOlderThanSeconds) || pendingOlderThanSeconds < 0) {
   process.exit(2);
 }
 
-sweepChannelPosts({ pendingOlderThanSeconds })
-  .then((channelPosts) => log.info('sweep done', { channelPosts }))
+sweep({ pendingOlderThanSeconds })
+  .then((report) => log.info('sweep done', { ...report }))
   .catch((error: unknown) => {
     log.error('sweep failed', { error });
     process.exitCode = 1;

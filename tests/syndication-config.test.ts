@@ -346,7 +346,8 @@ describe('messenger webhook', () => {
   it('answers 401 to a webhook call without the registered secret, or with another (D36)', async () => {
     await storeConfig();
     await api.post('/api/syndication/messenger/setup-webhook', { token: admin.token });
-    for (const headers of [{}, { 'x-telegram-bot-api-secret-token': 'not-the-secret' }, { 'x-telegram-bot-api-secret-token': `${bot.webhook.secretToken!}0` }]) {
+    const attempts: Array<Record<string, string>> = [{}, { 'x-telegram-bot-api-secret-token': 'not-the-secret' }, { 'x-telegram-bot-api-secret-token': `${bot.webhook.secretToken!}0` }];
+    for (const headers of attempts) {
       const response = await api.post('/api/syndication/messenger/webhook', { json: { update_id: 2 }, headers });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ success: false, error: 'Invalid webhook secret' });

@@ -4,5 +4,5 @@ import { endpoint, route } from '../../lib/http/route.js';
 
 export default route({
   GET: endpoint('public', {}, listCategories),
-  POST: endpoint('admin', { body: CategoryCreateBody }, createCategory),
+  POST: endpoint('admin', { body: CategoryCreateBody }, createCategory, { idempotent: true }),
 });

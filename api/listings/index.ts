@@ -5,5 +5,5 @@ import { ListingCreateBody, ListingListQuery, listingImagesForm } from '../../li
 
 export default route({
   GET: endpoint('token', { query: ListingListQuery }, listListings),
-  POST: endpoint('token', { body: ListingCreateBody, form: listingImagesForm }, createListing),
+  POST: endpoint('token', { body: ListingCreateBody, form: listingImagesForm }, createListing, { idempotent: true }),
 });

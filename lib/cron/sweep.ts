@@ -1,7 +1,19 @@
+import { removeExpiredIdempotencyKeys } from '../http/idempotency.js';
 import { ok, type Reply } from '../http/reply.js';
-import { sweepChannelPosts } from '../syndication/sweeper.js';
+import { sweepChannelPosts, type ChannelSweep, type SweepOptions } from '../syndication/sweeper.js';
 
-/** `GET /api/cron/sweep` (D33): what the scheduler runs. */
+export interface SweepReport {
+  channelPosts: ChannelSweep;
+  /** Idempotency keys past their 24 hours, removed. */
+  idempotencyKeysRemoved: number;
+}
+
+/** One sweep (D33): channel posts left behind or due again, and expired idempotency keys. */
+export async function sweep(options: SweepOptions = {}): Promise<SweepReport> {
+  return { channelPosts: await sweepChannelPosts(options), idempotencyKeysRemoved: await removeExpiredIdempotencyKeys() };
+}
+
+/** `GET /api/cron/sweep`: what the scheduler runs. */
 export async function runSweep(): Promise<Reply> {
-  return ok({ channelPosts: await sweepChannelPosts() });
+  return ok(await sweep());
 }

@@ -237,6 +237,27 @@ export const rateLimits = pgTable(
 );
 
 /**
+ * Answers of creating requests sent with an `Idempotency-Key` (D34), per caller and route, kept
+ * 24 hours so that a client's retry gets the first answer instead of a second write.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    /** The caller: a user id, or the client address of an anonymous request. */
+    scope: text('scope').notNull(),
+    route: text('route').notNull(),
+    key: text('key').notNull(),
+    /** A digest of the request, so the same key with another request is told apart. */
+    fingerprint: text('fingerprint').notNull(),
+    /** The first answer, once it is known; null while the first request runs. */
+    status: integer('status'),
+    body: jsonb('body'),
+    createdAt: timestamp('createdAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.route, t.key] }), index('idempotency_keys_createdAt_idx').on(t.createdAt)],
+);
+
+/**
  * Running totals of the listings per category and status, kept by triggers on `listings`
  * (migration 0008), so the asset figures read a few rows instead of every listing.
  */

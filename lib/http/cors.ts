@@ -2,7 +2,7 @@ import { config } from '../config.js';
 import type { IncomingRequest } from './incoming-request.js';
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, Idempotency-Key';
 
 /** CORS headers for an allowed origin; other origins get none, so browsers refuse the response. */
 export function corsHeaders(request: IncomingRequest): Record<string, string> {
@@ -12,7 +12,7 @@ export function corsHeaders(request: IncomingRequest): Record<string, string> {
     Vary: 'Origin',
     'Access-Control-Allow-Origin': origin,
     'Access-Control-Allow-Credentials': 'true',
-    'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After',
+    'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, Idempotent-Replayed',
   };
 }
 

@@ -44,19 +44,25 @@ export interface Input<S extends Schemas> {
   files: FilesOf<S>;
 }
 
-export interface Endpoint {
+export interface EndpointOptions {
+  /** A creating request that honours `Idempotency-Key` (D34): a retry with the key gets the first answer. */
+  idempotent?: boolean;
+}
+
+export interface Endpoint extends EndpointOptions {
   access: Access;
   schemas: Schemas;
   handle: (input: Input<Schemas>, ctx: RequestContext) => Promise<Reply>;
 }
 
-/** Declares one method of a route: its access, the schemas of its inputs, and its handler. */
+/** Declares one method of a route: its access, the schemas of its inputs, its handler and options. */
 export function endpoint<A extends Access, S extends Schemas = Record<never, never>>(
   access: A,
   schemas: S,
   handle: (input: Input<S>, ctx: RequestContext<A>) => Promise<Reply>,
+  options: EndpointOptions = {},
 ): Endpoint {
-  return { access, schemas, handle: handle as unknown as Endpoint['handle'] };
+  return { access, schemas, handle: handle as unknown as Endpoint['handle'], ...options };
 }
 
 export type RouteTable = Partial<Record<HttpMethod, Endpoint>>;
@@ -194,7 +200,30 @@ async function run(endpoint: Endpoint, request: IncomingRequest, url: URL, reque
     discardBody(request);
   }
   const ctx: RequestContext = { request, user, requestId, clientIp: clientAddress(request) };
-  return { reply: await endpoint.handle(input, ctx), user };
+  const key = endpoint.idempotent ? await idempotentRequestOf(request, url, input, ctx) : undefined;
+  if (!key) return { reply: await endpoint.handle(input, ctx), user };
+  // Loaded only by a creating request that carries a key.
+  const { claimIdempotencyKey, settleIdempotencyKey } = await import('./idempotency.js');
+  const earlier = await claimIdempotencyKey(key);
+  if (earlier) return { reply: earlier, user };
+  let reply: Reply;
+  try {
+    reply = await endpoint.handle(input, ctx);
+  } catch (error) {
+    reply = errorReply(error, requestId);
+  }
+  await settleIdempotencyKey(key, reply);
+  return { reply, user };
+}
+
+/** The key of a creating request, scoped to its caller and route, with a digest of what it asks. */
+async function idempotentRequestOf(request: IncomingRequest, url: URL, input: Input<Schemas>, ctx: RequestContext) {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  const { fingerprintOf, idempotencyKeyOf } = await import('./idempotency.js');
+  const key = idempotencyKeyOf(header)!;
+  const scope = ctx.user?.id ?? `address:${ctx.clientIp}`;
+  return { key, scope, route: `${request.method.toUpperCase()} ${url.pathname}`, fingerprint: fingerprintOf({ query: url.search, body: input.body, files: input.files }) };
 }
 
 async function respond(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {

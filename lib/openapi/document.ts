@@ -51,7 +51,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
   409: { name: 'Conflict', description: 'A unique value is taken, or the record is not in a state that allows this' },
   413: { name: 'PayloadTooLarge', description: 'A JSON body over 1 MB' },
   415: { name: 'UnsupportedMediaType', description: 'The body is neither multipart/form-data nor JSON' },
-  422: { name: 'UnprocessableEntity', description: 'Listing attributes do not satisfy the category\'s rules' },
+  422: { name: 'UnprocessableEntity', description: 'Listing attributes do not satisfy the category\'s rules, or an Idempotency-Key was reused with a different request' },
   429: { name: 'TooManyRequests', description: 'Rate limit reached', headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the next attempt is accepted' } } },
   500: { name: 'InternalError', description: 'Unexpected failure (`Internal server error`)' },
   502: { name: 'BadGateway', description: 'An outside service (image host, Bot API) failed' },
@@ -133,6 +133,10 @@ function errorStatuses(endpoint: Endpoint, notes: OperationNotes): number[] {
   if (schemas.params) statuses.add(404);
   if (schemas.body || schemas.form) statuses.add(413);
   if (schemas.form) statuses.add(415);
+  if (endpoint.idempotent) {
+    statuses.add(409);
+    statuses.add(422);
+  }
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);
 }
@@ -142,6 +146,16 @@ function propertiesOf(schema: JsonSchema): Array<{ name: string; schema: JsonSch
   const required = new Set((schema.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => ({ name, schema: property, required: required.has(name) }));
 }
+
+/** D34, on every creating request. */
+const IDEMPOTENCY_KEY_PARAMETER: OpenApiObject = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  description:
+    'Makes a retry safe: the same key from the same caller with the same request within 24 hours answers the first answer again (with `Idempotent-Replayed: true`) without creating anything; the same key with a different request is 422; while the first request with the key still runs, 409. A first answer of 5xx is not kept.',
+};
 
 function parameters(pattern: string, endpoint: Endpoint): OpenApiObject[] {
   const pathSchema = endpoint.schemas.params ? requestJsonSchema(endpoint.schemas.params) : {};
@@ -156,7 +170,8 @@ function parameters(pattern: string, endpoint: Endpoint): OpenApiObject[] {
   const inQuery = endpoint.schemas.query
     ? propertiesOf(requestJsonSchema(endpoint.schemas.query)).map(({ name, schema, required }) => ({ name, in: 'query', required, schema }))
     : [];
-  return [...inPath, ...inQuery];
+  const inHeader = endpoint.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [];
+  return [...inPath, ...inQuery, ...inHeader];
 }
 
 function megabytes(bytes: number): string {

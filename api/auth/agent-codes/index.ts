@@ -4,5 +4,5 @@ import { endpoint, route } from '../../../lib/http/route.js';
 
 export default route({
   GET: endpoint('admin', { query: AdminListQuery }, listCodes),
-  POST: endpoint('admin', { body: AgentCodeCreateBody }, createAgentCode),
+  POST: endpoint('admin', { body: AgentCodeCreateBody }, createAgentCode, { idempotent: true }),
 });

@@ -3,5 +3,5 @@ import { endpoint, route } from '../../../lib/http/route.js';
 import { retrySyndication } from '../../../lib/syndication/handlers.js';
 
 export default route({
-  POST: endpoint('token', { params: IdParams }, retrySyndication),
+  POST: endpoint('token', { params: IdParams }, retrySyndication, { idempotent: true }),
 });

@@ -3,5 +3,5 @@ import { triggerSyndication } from '../../../lib/syndication/handlers.js';
 import { ListingIdParams } from '../../../lib/syndication/schema.js';
 
 export default route({
-  POST: endpoint('token', { params: ListingIdParams }, triggerSyndication),
+  POST: endpoint('token', { params: ListingIdParams }, triggerSyndication, { idempotent: true }),
 });

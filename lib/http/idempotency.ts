@@ -1,0 +1,90 @@
+import crypto from 'node:crypto';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { getDb } from '../db/client.js';
+import { idempotencyKeys } from '../db/schema.js';
+import { ApiError } from './api-error.js';
+import type { Reply } from './reply.js';
+
+/** D34: how long a key holds its first answer. */
+const KEY_LIFETIME_HOURS = 24;
+/** A first request still unanswered after this long died with its invocation (functions live at most 30 s). */
+const ABANDONED_AFTER_SECONDS = 60;
+
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+export interface IdempotentRequest {
+  key: string;
+  scope: string;
+  route: string;
+  fingerprint: string;
+}
+
+/** The header's key, or undefined without one; a malformed key is a 400. */
+export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !KEY_FORMAT.test(header)) {
+    throw ApiError.badRequest('Invalid Idempotency-Key: 1 to 255 printable characters', [{ field: 'Idempotency-Key', message: 'must be 1 to 255 printable characters' }]);
+  }
+  return header;
+}
+
+/** A digest of what the request asks for; file contents count by their own digest. */
+export function fingerprintOf(request: unknown): string {
+  const text = JSON.stringify(request, (_key, value: unknown) =>
+    Buffer.isBuffer(value) || value instanceof Uint8Array ? `sha256:${crypto.createHash('sha256').update(value).digest('hex')}` : value,
+  );
+  return crypto.createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * Takes the key for this request, or answers what an earlier request with it decided: its stored
+ * answer (same request), 422 (another request), 409 (still running). A key past its lifetime, or
+ * whose first request died unanswered, is taken anew.
+ */
+export async function claimIdempotencyKey(request: IdempotentRequest): Promise<Reply | undefined> {
+  const db = await getDb();
+  const reusable = sql`${idempotencyKeys.createdAt} < now() - make_interval(hours => ${KEY_LIFETIME_HOURS})
+    or (${idempotencyKeys.status} is null and ${idempotencyKeys.createdAt} < now() - make_interval(secs => ${ABANDONED_AFTER_SECONDS}))`;
+  const [claimed] = await db
+    .insert(idempotencyKeys)
+    .values(request)
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.scope, idempotencyKeys.route, idempotencyKeys.key],
+      set: { fingerprint: request.fingerprint, status: null, body: null, createdAt: sql`now()` },
+      setWhere: reusable,
+    })
+    .returning({ key: idempotencyKeys.key });
+  if (claimed) return undefined;
+  const [earlier] = await db.select().from(idempotencyKeys).where(whereKey(request)).limit(1);
+  if (!earlier) return undefined;
+  if (earlier.fingerprint !== request.fingerprint) throw new ApiError(422, 'Idempotency-Key reused with a different request');
+  if (earlier.status === null) throw ApiError.conflict('A request with this Idempotency-Key is still in progress');
+  return { status: earlier.status, body: earlier.body, headers: { 'Idempotent-Replayed': 'true' } };
+}
+
+function whereKey(request: IdempotentRequest) {
+  return and(eq(idempotencyKeys.scope, request.scope), eq(idempotencyKeys.route, request.route), eq(idempotencyKeys.key, request.key));
+}
+
+/**
+ * Keeps the first answer for the key's lifetime; a server failure (5xx) is not kept, so the
+ * client's retry runs anew (D34).
+ */
+export async function settleIdempotencyKey(request: IdempotentRequest, reply: Reply): Promise<void> {
+  const db = await getDb();
+  if (reply.status >= 500 || reply.contentType) {
+    await db.delete(idempotencyKeys).where(whereKey(request));
+    return;
+  }
+  await db.update(idempotencyKeys).set({ status: reply.status, body: reply.body }).where(whereKey(request));
+}
+
+/** Removes keys past their lifetime (the sweeper, D33); answers how many went. */
+export async function removeExpiredIdempotencyKeys(): Promise<number> {
+  const db = await getDb();
+  const removed = await db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${KEY_LIFETIME_HOURS})`))
+    .returning({ key: idempotencyKeys.key });
+  return removed.length;
+}

@@ -1,0 +1,108 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotencyKeys, listings } from '../lib/db/schema.js';
+import { settleDeferredWork } from '../lib/http/deferred-work.js';
+import { buildCategory } from './support/catalog-factories.js';
+import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { imageForm, smallPng } from './support/images.js';
+import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
+import { useTestServer } from './support/test-server.js';
+
+const BOT_TOKEN = '123456:idempotency-token';
+const CRON_SECRET = 'idempotency-cron-secret';
+let bot: LoopbackBotApi;
+beforeAll(async () => {
+  bot = await startLoopbackBotApi({ token: BOT_TOKEN });
+});
+afterAll(() => bot.close());
+const server = useTestServer(() => ({ MESSENGER_API_ROOT: bot.apiRoot, MESSENGER_BOT_TOKEN: BOT_TOKEN, MESSENGER_CHANNEL_ID: '@once', CRON_SECRET }));
+const api = server.api;
+let agent: TestUser;
+let categoryId: string;
+
+beforeAll(async () => {
+  agent = await buildAgent(server.db);
+  categoryId = (await buildCategory(server.db)).id;
+});
+
+const listing = (title: string) => ({ title, price: 100, categoryId, attributes: { brand: 'Apple', model: 'X', storage: '64GB' } });
+const withKey = (key: string) => ({ 'idempotency-key': key });
+
+async function listingsTitled(title: string) {
+  return server.db.select().from(listings).where(eq(listings.title, title));
+}
+
+describe('Idempotency-Key on creating requests (D34)', () => {
+  it('answers a repeat of the same create with the first answer, creating and posting nothing more', async () => {
+    bot.reset();
+    const first = await api.post('/api/listings', { token: agent.token, json: listing('Once only'), headers: withKey('create-once-1') });
+    const again = await api.post('/api/listings', { token: agent.token, json: listing('Once only'), headers: withKey('create-once-1') });
+    await settleDeferredWork();
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await listingsTitled('Once only')).toHaveLength(1);
+    expect(bot.callsTo('sendMessage')).toHaveLength(1);
+  });
+
+  it('creates one listing for the same multipart create sent twice at once: the other answer is the first or a 409', async () => {
+    const photo = await smallPng();
+    const send = () =>
+      api.post('/api/listings', {
+        token: agent.token,
+        form: imageForm({ title: 'Sent twice at once', price: '5', categoryId, attributes: JSON.stringify({ brand: 'A', model: 'B', storage: '64GB' }) }, [photo]),
+        headers: withKey('concurrent-1'),
+      });
+    const answers = await Promise.all([send(), send()]);
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect([['201', '201'], ['201', '409']].map(String)).toContain(statuses.map(String).join(','));
+    expect(await listingsTitled('Sent twice at once')).toHaveLength(1);
+  });
+
+  it('refuses the same key with a different request with 422, creating nothing', async () => {
+    await api.post('/api/listings', { token: agent.token, json: listing('Original'), headers: withKey('reused-1') });
+    const other = await api.post('/api/listings', { token: agent.token, json: listing('Something else'), headers: withKey('reused-1') });
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({ success: false, error: 'Idempotency-Key reused with a different request' });
+    expect(await listingsTitled('Something else')).toHaveLength(0);
+  });
+
+  it('scopes keys to the caller: another user with the same key creates their own', async () => {
+    const other = await buildAgent(server.db);
+    await api.post('/api/listings', { token: agent.token, json: listing('Mine'), headers: withKey('shared-key') });
+    const theirs = await api.post('/api/listings', { token: other.token, json: { ...listing('Theirs'), agentId: other.id }, headers: withKey('shared-key') });
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('keeps a refusal as the first answer, and refuses a malformed key with 400', async () => {
+    const bad = { ...listing('Refused'), categoryId: '5b0e5b38-5f6b-4f55-9c55-2d0b7c4e2a11' };
+    const first = await api.post('/api/listings', { token: agent.token, json: bad, headers: withKey('refused-1') });
+    const again = await api.post('/api/listings', { token: agent.token, json: bad, headers: withKey('refused-1') });
+    expect(first.status).toBe(404);
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const malformed = await api.post('/api/listings', { token: agent.token, json: listing('Malformed key'), headers: withKey('x'.repeat(256)) });
+    expect(malformed.status).toBe(400);
+  });
+
+  it('works on the other creating requests too (an agent code)', async () => {
+    const admin = await buildAdmin(server.db);
+    const body = { name: 'Invited Once' };
+    const first = await api.post('/api/auth/agent-codes', { token: admin.token, json: body, headers: withKey('code-1') });
+    const again = await api.post('/api/auth/agent-codes', { token: admin.token, json: body, headers: withKey('code-1') });
+    expect(first.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('has expired keys removed by the sweeper after 24 hours', async () => {
+    await api.post('/api/listings', { token: agent.token, json: listing('Old key'), headers: withKey('old-key') });
+    await server.db.update(idempotencyKeys).set({ createdAt: sql`now() - interval '25 hours'` }).where(eq(idempotencyKeys.key, 'old-key'));
+    const swept = await api.get('/api/cron/sweep', { token: CRON_SECRET });
+    expect(swept.body.data.idempotencyKeysRemoved).toBeGreaterThanOrEqual(1);
+    expect(await server.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'old-key'))).toEqual([]);
+  });
+});
