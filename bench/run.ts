@@ -10,7 +10,7 @@ import { measureColdStarts } from './cold-start.js';
 import { measureDeployedFunctions } from './deployed-functions.js';
 import type { CapturedStatement } from './floor-server.js';
 
-const USAGE = `Usage: npm run bench -- [--listings N] [--duration S] [--connections C] [--sections load,cold,deployed,memory,search]
+const USAGE = `Usage: npm run bench -- [--listings N] [--duration S] [--connections C] [--sections load,cold,deployed,logins,memory,search]
 Runs against BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mkt_bench), seeding it up to N listings.`;
 
 const { values: options } = parseArgs({
@@ -18,7 +18,7 @@ const { values: options } = parseArgs({
     listings: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
-    sections: { type: 'string', default: 'load,cold,deployed,memory,search' },
+    sections: { type: 'string', default: 'load,cold,deployed,logins,memory,search' },
     help: { type: 'boolean' },
   },
 });
@@ -298,6 +298,42 @@ async function benchDeployedFunctions(): Promise<void> {
   console.log(`\nhealth and public reads: worst ${worst.toFixed(2)}x import('pg') (target <= 1.5x)`);
 }
 
+/** Sign-ins at the production cost, one address sending 50 wrong ones at once. */
+const FLOOD_LOGINS = 50;
+
+async function benchLoginFlood(): Promise<void> {
+  console.log(`\n## Sign-in flood: ${FLOOD_LOGINS} concurrent wrong logins from one address (bcrypt cost 12), against other requests' latency\n`);
+  const service = await startService({ BCRYPT_ROUNDS: '12' });
+  const url = `http://127.0.0.1:${SERVICE_PORT}/api/public/listings?limit=20`;
+  try {
+    await load(url, undefined, WARM_UP_SECONDS);
+    const idle = await load(url);
+    const statuses = new Map<number, number>();
+    const flood = Promise.all(
+      Array.from({ length: FLOOD_LOGINS }, (_, index) =>
+        fetch(`http://127.0.0.1:${SERVICE_PORT}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `flood-${Date.now()}-${index}@example.com`, password: 'not-the-password' }),
+        }).then((response) => statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)),
+      ),
+    );
+    const flooded = await load(url);
+    await flood;
+    table(
+      ['public list', 'req/s', 'p50 ms', 'p99 ms'],
+      [
+        ['idle', Math.round(idle.rps), idle.p50, idle.p99],
+        ['during the flood', Math.round(flooded.rps), flooded.p50, flooded.p99],
+      ],
+    );
+    console.log(`\nlogin answers: ${[...statuses].map(([status, count]) => `${count} x ${status}`).join(', ')}`);
+    console.log(`p99 during the flood ${(flooded.p99 / Math.max(idle.p99, 1)).toFixed(2)}x idle (target <= 2x)`);
+  } finally {
+    await service.stop();
+  }
+}
+
 async function noiseJpeg(seed: number): Promise<Buffer> {
   // Gaussian noise barely compresses, so a photo-sized JPEG comes close to the 10 MB limit.
   const image = await sharp({ create: { width: 3400, height: 2650, channels: 3, background: { r: seed, g: 90, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 70 } } })
@@ -371,6 +407,7 @@ async function main(): Promise<void> {
   }
   if (SECTIONS.has('cold')) await benchColdStarts();
   if (SECTIONS.has('deployed')) await benchDeployedFunctions();
+  if (SECTIONS.has('logins')) await benchLoginFlood();
   if (SECTIONS.has('memory')) await benchMemory(agentToken, phones!.id);
   fs.rmSync(workDir, { recursive: true, force: true });
 }
