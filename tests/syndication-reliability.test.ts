@@ -131,6 +131,23 @@ describe('posting against the Bot API on its bad days', () => {
   });
 });
 
+describe('editing a post that is gone', () => {
+  it('posts the listing anew when its post was removed from the channel, and records the new post', async () => {
+    const id = await create('Removed by hand');
+    await settleDeferredWork();
+    const [posted] = await entriesOf(id);
+    bot.messagesIn(CHANNEL).delete(posted!.messageId!);
+    bot.reset();
+    expect((await api.patch(`/api/listings/${id}`, { token: agent.token, json: { price: 90 } })).status).toBe(200);
+    await settleDeferredWork();
+    expect(bot.calls.map((call) => call.method)).toEqual(['editMessageText', 'sendMessage']);
+    const newId = bot.callsTo('sendMessage')[0]!.result.message_id as number;
+    const entries = await entriesOf(id);
+    expect(entries.at(-1)).toMatchObject({ action: 'EDITED', status: 'SUCCESS', messageId: newId, postMessageIds: [newId] });
+    expect(bot.messagesIn(CHANNEL).has(newId)).toBe(true);
+  });
+});
+
 describe('the sweeper', () => {
   it('finishes an entry left PENDING by an invocation that died, exactly once, even with two sweeps at once', async () => {
     const listing = await buildListing(server.db, { categoryId, agentId: agent.id, title: 'Left behind' });

@@ -1,15 +1,8 @@
-import bcrypt from 'bcryptjs';
 import { config } from '../config.js';
-import { createProcessingSlots } from '../processing-slots.js';
-
-/**
- * A password hash or check takes a core for a fraction of a second (bcrypt cost 12): one at a time
- * per instance, so a burst of sign-ins waits its turn instead of starving every other request.
- */
-const bcryptSlots = createProcessingSlots(1);
+import { bcryptCompare, bcryptHash } from './bcrypt-worker.js';
 
 export function hashPassword(password: string): Promise<string> {
-  return bcryptSlots.run(() => bcrypt.hash(password, config().bcryptRounds));
+  return bcryptHash(password, config().bcryptRounds);
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -19,9 +12,8 @@ let dummyHash: Promise<string> | undefined;
  * on a dummy one, so unknown e-mails cannot be told apart by timing (D2).
  */
 export async function passwordMatches(password: string, hash: string | undefined): Promise<boolean> {
-  if (hash !== undefined) return bcryptSlots.run(() => bcrypt.compare(password, hash));
-  dummyHash ??= bcrypt.hash('dummy-password-for-timing', config().bcryptRounds);
-  const dummy = await dummyHash;
-  await bcryptSlots.run(() => bcrypt.compare(password, dummy));
+  if (hash !== undefined) return bcryptCompare(password, hash);
+  dummyHash ??= bcryptHash('dummy-password-for-timing', config().bcryptRounds);
+  await bcryptCompare(password, await dummyHash);
   return false;
 }

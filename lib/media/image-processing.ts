@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import sharp, { type Sharp } from 'sharp';
 import { ApiError } from '../http/api-error.js';
-import { createProcessingSlots } from '../processing-slots.js';
+import { createProcessingSlots } from './processing-slots.js';
 
 // One libvips thread per image and no operation cache: memory follows the images in flight only.
 sharp.concurrency(1);

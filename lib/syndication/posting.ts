@@ -29,6 +29,9 @@ async function postContent(executor: Executor, listing: PostableListing): Promis
   };
 }
 
+/** The Bot API's answer to an edit of a message that is no longer in the channel. */
+const POST_GONE = /message to edit not found|MESSAGE_ID_INVALID/i;
+
 /** D33: attempts at one post in all, and the wait before each retry after the first failure. */
 export const MAX_ATTEMPTS = 5;
 const RETRY_DELAYS_SECONDS = [60, 5 * 60, 15 * 60, 60 * 60];
@@ -70,7 +73,8 @@ async function recordFailure(entry: LogRow, listing: PostableListing, errorMessa
  * `SUCCESS` with the message id, or `FAILED` with the reason, a notification to the listing's agent
  * and, when the failure can heal, when the sweeper may try again (D33). A new post records its
  * first message as the message id and every message it sent (so all can be deleted); an edit
- * changes the listing's latest post in this channel. A post is SUCCESS only when all of it went
+ * changes the listing's latest post in this channel (or, when that post was removed from the
+ * channel, posts the listing anew and records the new post). A post is SUCCESS only when all of it went
  * out: an album whose buttons message failed is FAILED with the album's messages recorded, and
  * `alreadySent` (a retry of such an entry) sends only the buttons. Never throws for a channel
  * failure: the entry says what happened.
@@ -93,8 +97,15 @@ async function runPost(entry: LogRow, listing: PostableListing, target: Messenge
     if (entry.action === 'EDITED') {
       const posted = await lastPostedMessage(db, listing.id, target.channelId);
       if (posted === undefined) throw new ChannelError('The listing has no successful post in this channel to edit');
-      await publisher.editPost(target.channelId, posted, content);
-      outcome = { messageId: posted, postMessageIds: null };
+      try {
+        await publisher.editPost(target.channelId, posted, content);
+        outcome = { messageId: posted, postMessageIds: null };
+      } catch (error) {
+        if (!(error instanceof ChannelError) || !POST_GONE.test(error.description ?? '')) throw error;
+        // The post was removed from the channel by hand: the listing is posted anew, and the entry records that post.
+        const sent = await publisher.publish(target.channelId, content);
+        outcome = { messageId: sent[0]!, postMessageIds: sent };
+      }
     } else if (alreadySent.length > 0) {
       const sent = [...alreadySent, await publisher.publishButtons(target.channelId, content)];
       outcome = { messageId: sent[0]!, postMessageIds: sent };
