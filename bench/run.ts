@@ -376,6 +376,60 @@ async function benchMemory(agentToken: string, categoryId: string): Promise<void
   } finally {
     await service.stop();
   }
+  await benchAbusiveForms(agentToken);
+}
+
+const ABUSIVE_REQUESTS = 16;
+const ABUSIVE_FIELDS = 100;
+const MEGABYTE = 1024 * 1024;
+
+/** A multipart body of `fields` text fields of 1 MB each, generated as it is sent (never held whole by the client). */
+function abusiveForm(boundary: string, fields: number): ReadableStream<Uint8Array> {
+  const value = Buffer.alloc(MEGABYTE, 'x');
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent === fields) {
+        controller.enqueue(Buffer.from(`--${boundary}--\r\n`));
+        controller.close();
+        return;
+      }
+      controller.enqueue(Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="description"\r\n\r\n`), value, Buffer.from('\r\n')]));
+      sent += 1;
+    },
+  });
+}
+
+/** Peak RSS of the service while 16 requests at once each send 100 text fields of 1 MB. */
+async function benchAbusiveForms(agentToken: string): Promise<void> {
+  console.log(`\n## Memory: peak RSS while ${ABUSIVE_REQUESTS} requests at once each send ${ABUSIVE_FIELDS} text fields of 1 MB\n`);
+  const service = await startService({});
+  try {
+    const status = () => fs.readFileSync(`/proc/${service.child.pid}/status`, 'utf8');
+    const peak = () => Number(/VmHWM:\s+(\d+) kB/.exec(status())![1]) / 1024;
+    await fetch(`http://127.0.0.1:${SERVICE_PORT}/api/categories`);
+    const idle = peak();
+    const boundary = 'abusive-boundary';
+    const answers = await Promise.all(
+      Array.from({ length: ABUSIVE_REQUESTS }, () =>
+        fetch(`http://127.0.0.1:${SERVICE_PORT}/api/listings`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${agentToken}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body: abusiveForm(boundary, ABUSIVE_FIELDS),
+          duplex: 'half',
+        } as RequestInit).then(
+          (response) => response.status,
+          () => 'cut',
+        ),
+      ),
+    );
+    const counts = new Map<string, number>();
+    for (const answer of answers) counts.set(String(answer), (counts.get(String(answer)) ?? 0) + 1);
+    console.log(`answers: ${[...counts].map(([answer, count]) => `${count} x ${answer}`).join(', ')}`);
+    console.log(`peak RSS idle ${idle.toFixed(0)} MB, after ${peak().toFixed(0)} MB: ${(peak() / idle).toFixed(2)}x (target <= 3x)`);
+  } finally {
+    await service.stop();
+  }
 }
 
 async function main(): Promise<void> {

@@ -3,7 +3,7 @@ import { v2 as cloudinary, type UploadApiResponse } from 'cloudinary';
 import { config } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { DirectUploadCheck, DirectUploadResponse, DirectUploadTicket } from './direct-upload.js';
-import type { ImageStorage } from './storage.js';
+import type { ImageStorage } from './image-storage.js';
 
 declare module 'cloudinary' {
   // Shipped by the SDK (utils/index.js) but missing from its type declarations.

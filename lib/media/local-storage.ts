@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { config } from '../config.js';
-import { directUploadsUnavailable, type ImageStorage } from './storage.js';
+import { directUploadsUnavailable, type ImageStorage } from './image-storage.js';
 
 const PREFIX = '/uploads/';
 const STORED_NAME = /^[0-9a-f-]{36}\.webp$/;

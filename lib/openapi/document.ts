@@ -124,7 +124,10 @@ function successResponse(notes: OperationNotes): OpenApiObject {
   }
 }
 
-function errorStatuses(endpoint: Endpoint, notes: OperationNotes): number[] {
+/** What the document reads of an endpoint: how it is called, never its handler. */
+type DescribedEndpoint = Pick<Endpoint, 'access' | 'schemas' | 'idempotent'>;
+
+function errorStatuses(endpoint: DescribedEndpoint, notes: OperationNotes): number[] {
   const { access, schemas } = endpoint;
   const statuses = new Set(notes.errors);
   if (schemas.params || schemas.query || schemas.body || schemas.form) statuses.add(400);
@@ -157,7 +160,7 @@ const IDEMPOTENCY_KEY_PARAMETER: OpenApiObject = {
     'Makes a retry safe: the same key from the same caller with the same request within 24 hours answers the first answer again (with `Idempotent-Replayed: true`) without creating anything; the same key with a different request is 422; while the first request with the key still runs, 409. A first answer of 5xx is not kept.',
 };
 
-function parameters(pattern: string, endpoint: Endpoint): OpenApiObject[] {
+function parameters(pattern: string, endpoint: DescribedEndpoint): OpenApiObject[] {
   const pathSchema = endpoint.schemas.params ? requestJsonSchema(endpoint.schemas.params) : {};
   const declared = new Map(propertiesOf(pathSchema).map((property) => [property.name, property.schema]));
   // Every path segment is a parameter of the URL, whether or not the endpoint validates it.
@@ -178,7 +181,7 @@ function megabytes(bytes: number): string {
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
-function requestBody(endpoint: Endpoint): OpenApiObject | undefined {
+function requestBody(endpoint: DescribedEndpoint): OpenApiObject | undefined {
   const { body, form } = endpoint.schemas;
   if (!body && !form) return undefined;
   const fields: JsonSchema = body ? requestJsonSchema(body) : { type: 'object', properties: {} };
@@ -210,7 +213,10 @@ function operationId(method: HttpMethod, pattern: string): string {
   return [method.toLowerCase(), ...words.map((word) => word.charAt(0).toUpperCase() + word.slice(1))].join('');
 }
 
-function operation(method: HttpMethod, pattern: string, endpoint: Endpoint): OpenApiObject {
+/** The document's own route (api/openapi.json.ts), as it declares itself. */
+const SELF: Record<string, Partial<Record<HttpMethod, DescribedEndpoint>>> = { '/api/openapi.json': { GET: { access: 'public', schemas: {} } } };
+
+function operation(method: HttpMethod, pattern: string, endpoint: DescribedEndpoint): OpenApiObject {
   const notes: OperationNotes = OPERATION_NOTES[`${method} ${pattern}`] ?? { summary: `${method} ${pattern}` };
   const access = {
     public: 'No token needed.',
@@ -238,10 +244,10 @@ const openApiPath = (pattern: string) => pattern.replace(/:(\w+)/g, '{$1}');
 
 async function buildOpenApiDocument(): Promise<OpenApiDocument> {
   const paths: OpenApiDocument['paths'] = {};
-  const patterns = [...Object.keys(ROUTE_MODULES), ...Object.keys(ROUTE_ALIASES)].sort();
+  const patterns = [...Object.keys(ROUTE_MODULES), ...Object.keys(ROUTE_ALIASES), ...Object.keys(SELF)].sort();
   for (const pattern of patterns) {
-    const load = ROUTE_MODULES[ROUTE_ALIASES[pattern] ?? pattern]!;
-    const { endpoints } = (await load()).default;
+    const target = ROUTE_ALIASES[pattern] ?? pattern;
+    const endpoints = SELF[target] ?? (await ROUTE_MODULES[target]!()).default.endpoints;
     const operations: OpenApiDocument['paths'][string] = {};
     for (const method of HTTP_METHODS) {
       const endpoint = endpoints[method];

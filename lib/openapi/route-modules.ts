@@ -38,7 +38,6 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   '/api/notifications': () => import('../../api/notifications/index.js'),
   '/api/notifications/:id/read': () => import('../../api/notifications/[id]/read.js'),
   '/api/notifications/read-all': () => import('../../api/notifications/read-all.js'),
-  '/api/openapi.json': () => import('../../api/openapi.json.js'),
   '/api/public/filter-options': () => import('../../api/public/filter-options.js'),
   '/api/public/listings': () => import('../../api/public/listings/index.js'),
   '/api/public/listings/:id': () => import('../../api/public/listings/[id].js'),
@@ -61,6 +60,12 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
 
 /** The platform's fallback for unknown `/api/*` paths (a `vercel.json` rewrite), not an operation of its own. */
 export const UNDOCUMENTED_ROUTES = ['/api/not-found'];
+
+/**
+ * The document's own route, described by the document itself (lib/openapi/document.ts) rather
+ * than imported, since that route imports the document.
+ */
+export const SELF_DESCRIBED_ROUTES = ['/api/openapi.json'];
 
 /** Paths `vercel.json` rewrites onto a function, documented as that function's operations too. */
 export const ROUTE_ALIASES: Record<string, string> = { '/health': '/api/health' };

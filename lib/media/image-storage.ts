@@ -1,0 +1,26 @@
+import { ApiError } from '../http/api-error.js';
+import type { DirectUploadCheck, DirectUploadResponse, DirectUploadTicket } from './direct-upload.js';
+
+/**
+ * Where processed images live. A stored image is known by its reference: a `/uploads/<name>`
+ * path for local disk, or the image host's HTTPS URL. Listings and profiles keep references.
+ */
+export interface ImageStorage {
+  /** Stores one processed WebP image and returns its reference. */
+  save(image: Buffer): Promise<string>;
+  /** Deletes a stored image; a reference this storage does not own is left alone. */
+  remove(ref: string): Promise<void>;
+  /** Reads a stored image's bytes (for posting it elsewhere). */
+  read(ref: string): Promise<Buffer>;
+  /** Whether the reference names an image kept by this storage. */
+  owns(ref: string): boolean;
+  /** Signed parameters for a client to upload images straight to this storage. */
+  directUploadTicket(): DirectUploadTicket;
+  /** Checks that a client's direct upload is an image this storage received for us, and gives its reference. */
+  checkDirectUpload(upload: DirectUploadResponse): DirectUploadCheck;
+}
+
+/** Local disk takes images only through the service, so it has no direct uploads. */
+export function directUploadsUnavailable(): ApiError {
+  return ApiError.conflict('Direct uploads need the image host, and this service stores images on local disk (STORAGE_PROVIDER=local): send the images as multipart files instead');
+}
