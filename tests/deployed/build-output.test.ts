@@ -21,6 +21,7 @@ if (!fs.existsSync(path.join(OUTPUT_DIR, 'config.json'))) throw new Error('No bu
 const BOT_TOKEN = '123456:deployed-suite-token';
 const CHANNEL = '@deployed_channel';
 const ADMIN = { email: 'deployed.admin@example.com', password: 'deployed-admin-password' };
+const CRON_SECRET = 'deployed-suite-cron-secret';
 const output = readBuildOutput(OUTPUT_DIR);
 const rewrites = (JSON.parse(fs.readFileSync('vercel.json', 'utf8')) as { rewrites: Rewrite[] }).rewrites;
 
@@ -35,6 +36,7 @@ const local = useTestServer(() => ({
   MESSENGER_CHANNEL_ID: CHANNEL,
   ADMIN_EMAIL: ADMIN.email,
   ADMIN_PASSWORD: ADMIN.password,
+  CRON_SECRET,
 }));
 
 function freePort(): Promise<number> {
@@ -53,7 +55,7 @@ async function startBuiltServer(): Promise<{ baseUrl: string; log: () => string;
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve-built.ts', OUTPUT_DIR], {
     // As on the platform: VERCEL set (production settings enforced, the platform's client-IP header
     // trusted); images on local disk, as the test server keeps them.
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'error', VERCEL: '1', STORAGE_PROVIDER: 'local', CRON_SECRET: 'deployed-suite-cron-secret' },
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'error', VERCEL: '1', STORAGE_PROVIDER: 'local' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let printed = '';
