@@ -49,8 +49,9 @@ async function uploadDirectly(ticket: DirectUploadTicket, file: Buffer, fieldOve
   return fetch(ticket.uploadUrl, { method: 'POST', body: form });
 }
 
-async function uploaded(ticket: DirectUploadTicket, file: Buffer): Promise<UploadResponse> {
-  const response = await uploadDirectly(ticket, file);
+/** Uploads one file with a ticket of its own, as each ticket makes one image. */
+async function uploaded(user: TestUser, file: Buffer): Promise<UploadResponse> {
+  const response = await uploadDirectly(await ticketFor(user), file);
   expect(response.status).toBe(200);
   return (await response.json()) as UploadResponse;
 }
@@ -80,6 +81,7 @@ describe('POST /api/uploads/signature', () => {
       uploadUrl: `${host.baseUrl}/v1_1/${host.cloudName}/image/upload`,
       cloudName: host.cloudName,
       apiKey: '123456789012345',
+      publicId: expect.stringMatching(new RegExp(`^${FOLDER}/[0-9a-f-]{36}$`)),
       timestamp: expect.any(Number),
       expiresAt: new Date((ticket.timestamp + SIGNATURE_LIFETIME_SECONDS) * 1000).toISOString(),
       folder: FOLDER,
@@ -88,8 +90,8 @@ describe('POST /api/uploads/signature', () => {
       signature: expect.stringMatching(/^[0-9a-f]{40}$/),
       fields: {
         api_key: '123456789012345',
+        public_id: ticket.publicId,
         timestamp: ticket.timestamp,
-        folder: FOLDER,
         transformation: 'c_limit,q_80,w_1200',
         format: 'webp',
         signature: ticket.signature,
@@ -101,16 +103,16 @@ describe('POST /api/uploads/signature', () => {
 
   it('gives a signature the image host accepts, which stores the photo in the folder as the spec\'s image', async () => {
     const badSignatures = host.badSignatures;
-    const response = await uploaded(await ticketFor(admin), photo);
+    const response = await uploaded(admin, photo);
     expect(host.badSignatures).toBe(badSignatures);
-    expect(response.public_id).toMatch(new RegExp(`^${FOLDER}/[0-9a-f]+$`));
+    expect(response.public_id).toMatch(new RegExp(`^${FOLDER}/[0-9a-f-]+$`));
     expect(await imageInfo(host.images.get(response.public_id)!)).toMatchObject({ format: 'webp', width: 1200, height: 900 });
   });
 
-  it('gives a signature that covers the folder and the transformation: the image host refuses either changed', async () => {
+  it('gives a signature that covers the image\'s public id in the folder and the transformation: the image host refuses either changed', async () => {
     const ticket = await ticketFor(agent);
     const badSignatures = host.badSignatures;
-    expect((await uploadDirectly(ticket, png, { folder: 'elsewhere' })).status).toBe(401);
+    expect((await uploadDirectly(ticket, png, { public_id: 'elsewhere/photo' })).status).toBe(401);
     expect((await uploadDirectly(ticket, png, { transformation: 'c_limit,q_100,w_4000' })).status).toBe(401);
     expect(host.badSignatures).toBe(badSignatures + 2);
   });
@@ -120,8 +122,7 @@ describe('listings with images uploaded directly', () => {
   it('creates a listing with ten 8 MB photos while no request to the service exceeds 1 MB', async () => {
     const eightMegabytes = await jpegOfSize(8 * MEGABYTE);
     // The only requests to the service: the signature (no body) and this listing.
-    const ticket = await ticketFor(agent);
-    const refs = await Promise.all(Array.from({ length: 10 }, () => uploaded(ticket, eightMegabytes)));
+    const refs = await Promise.all(Array.from({ length: 10 }, () => uploaded(agent, eightMegabytes)));
     expect(host.uploads.slice(-10).map((upload) => upload.receivedBytes)).toEqual(Array(10).fill(8 * MEGABYTE));
     const body = { ...fields('Ten photos'), imageRefs: refs };
     expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThan(MEGABYTE);
@@ -135,7 +136,7 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('takes imageRefs as a multipart field too, after the files sent with it', async () => {
-    const ref = await uploaded(await ticketFor(agent), png);
+    const ref = await uploaded(agent, png);
     const { attributes, price, ...text } = fields('Mixed');
     const form = imageForm({ ...text, price: String(price), attributes: JSON.stringify(attributes), imageRefs: JSON.stringify([ref]) }, [png]);
     const response = await api.post('/api/listings', { token: agent.token, form });
@@ -147,7 +148,7 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('stores the same URL form as an image uploaded through the service', async () => {
-    const ref = await uploaded(await ticketFor(agent), png);
+    const ref = await uploaded(agent, png);
     const { attributes, price, ...text } = fields('Through the service');
     const viaService = await api.post('/api/listings', { token: agent.token, form: imageForm({ ...text, price: String(price), attributes: JSON.stringify(attributes) }, [png]) });
     const direct = await createWithRefs('Direct', [ref]);
@@ -156,8 +157,7 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('refuses refs outside the folder, with a forged signature or naming another image, and stores nothing', async () => {
-    const ticket = await ticketFor(agent);
-    const [forged, misnamed, elsewhere, reversioned, genuine] = await Promise.all(Array.from({ length: 5 }, () => uploaded(ticket, png)));
+    const [forged, misnamed, elsewhere, reversioned, genuine] = await Promise.all(Array.from({ length: 5 }, () => uploaded(agent, png)));
     const outsideFolder = host.store('another-shop/listings/photo', png);
     const refs = [
       outsideFolder,
@@ -185,7 +185,7 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('refuses a ref without the upload response\'s signature', async () => {
-    const { signature: _unsigned, ...unsigned } = await uploaded(await ticketFor(agent), png);
+    const { signature: _unsigned, ...unsigned } = await uploaded(agent, png);
     const response = await api.post('/api/listings', { token: agent.token, json: { ...fields('Unsigned'), imageRefs: [unsigned] } });
     expect(response.status).toBe(400);
     expect(response.body.details).toEqual([expect.objectContaining({ field: 'imageRefs.0.signature' })]);
@@ -193,15 +193,14 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('refuses the same image twice in one request', async () => {
-    const ref = await uploaded(await ticketFor(agent), png);
+    const ref = await uploaded(agent, png);
     const response = await api.post('/api/listings', { token: agent.token, json: { ...fields('Twice'), imageRefs: [ref, ref] } });
     expect(response.status).toBe(400);
     expect(response.body.details).toEqual([expect.objectContaining({ field: 'imageRefs', message: 'must not name an image twice' })]);
   });
 
   it('counts refs with the uploaded files against the 10-image limit, uploading none of the files', async () => {
-    const ticket = await ticketFor(agent);
-    const refs = await Promise.all(Array.from({ length: 10 }, () => uploaded(ticket, png)));
+    const refs = await Promise.all(Array.from({ length: 10 }, () => uploaded(agent, png)));
     const { attributes, price, ...text } = fields('Eleven');
     const form = imageForm({ ...text, price: String(price), attributes: JSON.stringify(attributes), imageRefs: JSON.stringify(refs) }, [png]);
     const uploadsBefore = host.uploads.length;
@@ -213,7 +212,7 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('gives a directly uploaded image to one listing only, also when two writes race for it', async () => {
-    const ref = await uploaded(await ticketFor(agent), png);
+    const ref = await uploaded(agent, png);
     const attempts = await Promise.all(
       ['Race A', 'Race B'].map((title) => api.post('/api/listings', { token: agent.token, json: { ...fields(title), imageRefs: [ref] } })),
     );
@@ -229,8 +228,7 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('appends refs on update, after the kept images and new files, within the limit', async () => {
-    const ticket = await ticketFor(agent);
-    const [first, second, third] = await Promise.all([uploaded(ticket, png), uploaded(ticket, png), uploaded(ticket, png)]);
+    const [first, second, third] = await Promise.all([uploaded(agent, png), uploaded(agent, png), uploaded(agent, png)]);
     const listing = await createWithRefs('Growing', [first]);
     const form = imageForm({ existingImages: JSON.stringify(listing.images), imageRefs: JSON.stringify([second]) }, [png]);
     const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form });
@@ -241,7 +239,7 @@ describe('listings with images uploaded directly', () => {
     expect(images[2]).toBe(second!.secure_url);
     expect((await listingRow(listing.id))!.images).toEqual(images);
 
-    const full = await Promise.all(Array.from({ length: 8 }, () => uploaded(ticket, png)));
+    const full = await Promise.all(Array.from({ length: 8 }, () => uploaded(agent, png)));
     const overLimit = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { imageRefs: full } });
     expect(overLimit.status).toBe(400);
     expect(overLimit.body.error).toBe('A listing can have at most 10 images: 3 kept and 8 new');
@@ -253,8 +251,7 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('destroys a directly uploaded image on the host when an update drops it or the listing is deleted', async () => {
-    const ticket = await ticketFor(agent);
-    const [dropped, kept] = await Promise.all([uploaded(ticket, png), uploaded(ticket, png)]);
+    const [dropped, kept] = await Promise.all([uploaded(agent, png), uploaded(agent, png)]);
     const listing = await createWithRefs('Pruned', [dropped, kept]);
     const update = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [kept!.secure_url] } });
     expect(update.status).toBe(200);

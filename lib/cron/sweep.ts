@@ -1,4 +1,5 @@
 import { removeExpiredIdempotencyKeys } from '../http/idempotency.js';
+import { removeUnattachedUploads } from '../media/storage.js';
 import { ok, type Reply } from '../http/reply.js';
 import { sweepChannelPosts, type ChannelSweep, type SweepOptions } from '../syndication/sweeper.js';
 
@@ -6,11 +7,17 @@ export interface SweepReport {
   channelPosts: ChannelSweep;
   /** Idempotency keys past their 24 hours, removed. */
   idempotencyKeysRemoved: number;
+  /** Direct uploads no listing took within a day, removed from the image host. */
+  unattachedUploadsRemoved: number;
 }
 
-/** One sweep (D33): channel posts left behind or due again, and expired idempotency keys. */
+/** One sweep (D33): channel posts left behind or due again, expired idempotency keys, unattached uploads. */
 export async function sweep(options: SweepOptions = {}): Promise<SweepReport> {
-  return { channelPosts: await sweepChannelPosts(options), idempotencyKeysRemoved: await removeExpiredIdempotencyKeys() };
+  return {
+    channelPosts: await sweepChannelPosts(options),
+    idempotencyKeysRemoved: await removeExpiredIdempotencyKeys(),
+    unattachedUploadsRemoved: await removeUnattachedUploads(),
+  };
 }
 
 /** `GET /api/cron/sweep`: what the scheduler runs. */

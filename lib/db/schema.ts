@@ -237,6 +237,22 @@ export const rateLimits = pgTable(
 );
 
 /**
+ * Images a client may upload straight to the image host: one per upload ticket, under the public id
+ * the ticket signed. An image no listing took within a day is removed by the sweeper.
+ */
+export const directUploads = pgTable(
+  'direct_uploads',
+  {
+    publicId: text('publicId').primaryKey(),
+    userId: uuid('userId').references(() => users.id, { onDelete: 'set null', onUpdate: 'cascade' }),
+    issuedAt: timestamp('issuedAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
+    /** When a listing took the image; null while nothing has. */
+    attachedAt: timestamp('attachedAt', { precision: 3, withTimezone: true }),
+  },
+  (t) => [index('direct_uploads_issuedAt_idx').on(t.issuedAt)],
+);
+
+/**
  * Answers of creating requests sent with an `Idempotency-Key` (D34), per caller and route, kept
  * 24 hours so that a client's retry gets the first answer instead of a second write.
  */

@@ -8,6 +8,7 @@ import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
+import { markDirectUploadsAttached } from '../media/direct-upload-records.js';
 import { acceptDirectUploads, removeImages, storeImages } from '../media/storage.js';
 import { validateAttributes } from './attributes.js';
 import { notifyListingCreated, notifyListingUpdated } from './notifications.js';
@@ -107,6 +108,7 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
   const { listing, afterCommit } = await withStoredImages(stored, () =>
     inTransaction(db, async (tx) => {
       await assertImagesUnused(tx, uploaded);
+      await markDirectUploadsAttached(tx, uploaded);
       const row = await insertListing(tx, {
         title,
         price,
@@ -217,6 +219,7 @@ export async function updateListing(
       assertCanManage(user, listing);
       const plan = await planUpdate(tx, listing, body, user, added);
       await assertImagesUnused(tx, uploaded);
+      await markDirectUploadsAttached(tx, uploaded);
       if (body.existingImages !== undefined || added > 0) plan.changes.images = [...plan.kept, ...stored, ...uploaded];
       const updated = await updateListingRow(tx, params.id, plan.changes);
       if (!updated) throw notFoundError('Listing', params.id);

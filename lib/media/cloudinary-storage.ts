@@ -86,14 +86,19 @@ function credentials(): Credentials {
   return { cloudName, apiKey, apiSecret };
 }
 
-/** Signs the upload parameters with the SDK's own helper; the image host checks the signature and the timestamp. */
+/**
+ * Signs the upload parameters with the SDK's own helper; the image host checks the signature and
+ * the timestamp. The signature covers one public id in our folder, so a ticket makes one image
+ * (sending again replaces it) and the service knows every image its tickets can make.
+ */
 function directUploadTicket(): DirectUploadTicket {
   const { cloudName, apiKey, apiSecret } = credentials();
   const sdk = client();
   const timestamp = Math.floor(Date.now() / 1000);
+  const folder = config().imageHostFolder;
   const signed = {
+    public_id: `${folder}/${crypto.randomUUID()}`,
     timestamp,
-    folder: config().imageHostFolder,
     transformation: sdk.utils.generate_transformation_string({ ...DIRECT_UPLOAD_TRANSFORMATION }),
     format: DIRECT_UPLOAD_FORMAT,
   };
@@ -102,7 +107,11 @@ function directUploadTicket(): DirectUploadTicket {
     uploadUrl: sdk.utils.api_url('upload', { resource_type: 'image', cloud_name: cloudName }),
     cloudName,
     apiKey,
-    ...signed,
+    publicId: signed.public_id,
+    folder,
+    timestamp,
+    transformation: signed.transformation,
+    format: signed.format,
     expiresAt: new Date((timestamp + SIGNATURE_LIFETIME_SECONDS) * 1000).toISOString(),
     signature,
     fields: { ...signed, api_key: apiKey, signature },
@@ -181,5 +190,10 @@ export function cloudinaryStorage(): ImageStorage {
     },
     directUploadTicket,
     checkDirectUpload,
+    async discardDirectUpload(publicId) {
+      if (!publicId.startsWith(`${config().imageHostFolder}/`)) return;
+      const result = (await client().uploader.destroy(publicId, { resource_type: 'image', invalidate: true })) as { result?: string };
+      if (result.result !== 'ok' && result.result !== 'not found') throw new Error(`Image host could not delete ${publicId}: ${String(result.result)}`);
+    },
   };
 }

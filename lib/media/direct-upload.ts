@@ -9,8 +9,9 @@ import * as v from 'valibot';
 /** The upload parameters the signature covers, sent as form fields next to `file`. */
 export interface DirectUploadFields {
   api_key: string;
+  /** The one image this ticket can make, inside the folder. */
+  public_id: string;
   timestamp: number;
-  folder: string;
   transformation: string;
   format: string;
   signature: string;
@@ -21,6 +22,8 @@ export interface DirectUploadTicket {
   uploadUrl: string;
   cloudName: string;
   apiKey: string;
+  /** The one image the ticket can make (sending again replaces it). */
+  publicId: string;
   timestamp: number;
   /** When the image host stops accepting the signature. */
   expiresAt: string;

@@ -18,6 +18,8 @@ export interface ImageStorage {
   directUploadTicket(): DirectUploadTicket;
   /** Checks that a client's direct upload is an image this storage received for us, and gives its reference. */
   checkDirectUpload(upload: DirectUploadResponse): DirectUploadCheck;
+  /** Removes an image a ticket made and no listing took (it may never have been uploaded). */
+  discardDirectUpload(publicId: string): Promise<void>;
 }
 
 /** Local disk takes images only through the service, so it has no direct uploads. */

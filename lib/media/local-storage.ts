@@ -48,5 +48,8 @@ export function localStorage(): ImageStorage {
     checkDirectUpload() {
       throw directUploadsUnavailable();
     },
+    async discardDirectUpload() {
+      // Local disk issues no tickets, so it has no direct uploads to discard.
+    },
   };
 }

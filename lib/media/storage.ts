@@ -1,7 +1,9 @@
 import { config } from '../config.js';
+import { getDb } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';
 import { log } from '../log.js';
 import type { DirectUploadResponse } from './direct-upload.js';
+import { claimExpiredUploads } from './direct-upload-records.js';
 import type { ImageStorage } from './image-storage.js';
 
 /** The storage new images go to, per `STORAGE_PROVIDER`. */
@@ -74,4 +76,18 @@ export async function removeImages(refs: Iterable<string>): Promise<void> {
       }
     }),
   );
+}
+
+/**
+ * Removes, from the image host, images whose ticket is over a day old and that no listing took
+ * (the sweeper, D33); answers how many. Failures are logged and the records are gone either way.
+ */
+export async function removeUnattachedUploads(limit = 50): Promise<number> {
+  const publicIds = await claimExpiredUploads(await getDb(), limit);
+  if (publicIds.length === 0) return 0;
+  const storage = await currentImageStorage();
+  await Promise.all(
+    publicIds.map((publicId) => storage.discardDirectUpload(publicId).catch((error: unknown) => log.warn('could not remove an unattached upload', { publicId, error }))),
+  );
+  return publicIds.length;
 }

@@ -1,8 +1,21 @@
+import { getDb } from '../db/client.js';
 import { ok, type Reply } from '../http/reply.js';
+import type { RequestContext } from '../http/route.js';
+import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
+import { recordIssuedUpload } from './direct-upload-records.js';
 import { currentImageStorage } from './storage.js';
 
-/** `POST /api/uploads/signature`: what a client needs to upload photos straight to the image host. */
-export async function createUploadSignature(): Promise<Reply> {
+/** D40: upload tickets per user; each makes one image. */
+const TICKETS_PER_HOUR = { limit: 60, windowSeconds: 60 * 60 };
+
+/**
+ * `POST /api/uploads/signature`: what a client needs to upload one photo straight to the image
+ * host. The ticket is recorded, so an image no listing takes is removed after a day.
+ */
+export async function createUploadSignature(_input: unknown, { user }: RequestContext<'token'>): Promise<Reply> {
   const storage = await currentImageStorage();
-  return ok(storage.directUploadTicket());
+  await enforceRateLimit({ key: `upload-ticket:${user.id}`, ...TICKETS_PER_HOUR });
+  const ticket = storage.directUploadTicket();
+  await recordIssuedUpload(await getDb(), ticket.publicId, user.id);
+  return ok(ticket);
 }

@@ -75,7 +75,7 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'POST /api/uploads/signature': {
     summary: 'Sign direct uploads of images to the image host',
     errors: [CONFLICT, UNAVAILABLE],
-    description: 'Returns the upload URL and the signed form `fields` to send with each `file` (multipart POST to `uploadUrl`) until `expiresAt`. The image host stores each photo at most 1200 px wide as WebP in the service\'s folder; name the upload responses in a listing\'s `imageRefs`. 409 when images are kept on local disk.',
+    description: 'Returns the upload URL and the signed form `fields` to send with one `file` (multipart POST to `uploadUrl`) until `expiresAt`: a ticket makes one image, under its `publicId` (sending again replaces it), so ask for one ticket per photo (at most 60 an hour, 429 beyond). The image host stores the photo at most 1200 px wide as WebP in the service\'s folder; name the upload responses in a listing\'s `imageRefs`. An image no listing takes within a day is removed. 409 when images are kept on local disk.',
   },
 
   'GET /api/public/listings': {
