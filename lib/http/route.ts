@@ -9,7 +9,7 @@ import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
 import { databaseErrorToApiError } from './database-errors.js';
 import { discardBody, fromNodeRequest, fromWebRequest, type IncomingRequest } from './incoming-request.js';
 import { readJsonBody } from './json-body.js';
-import { readForm, type FormSpec, type ParsedForm } from './multipart.js';
+import type { FormSpec, ParsedForm } from './multipart.js';
 import type { Reply } from './reply.js';
 import { validate, type AnySchema, type Output } from './validation.js';
 
@@ -191,6 +191,8 @@ async function run(endpoint: Endpoint, request: IncomingRequest, url: URL, reque
     files: [],
   };
   if (schemas.form) {
+    // The multipart parser is loaded only by functions that take forms, keeping reads light.
+    const { readForm } = await import('./multipart.js');
     const form = await readForm(request, schemas.form, fieldNamesOf(schemas.body));
     input.files = form.files as never;
     input.body = schemas.body ? await validate(schemas.body, form.fields, 'request body') : form.fields;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { getDb } from '../db/client.js';
 import { rateLimits } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
-import { defer } from '../http/deferred-work.js';
+import { log } from '../log.js';
 
 export interface RateLimitRule {
   /** Names the counted thing and its scope, e.g. `login:<email>:<ip>`. */
@@ -58,8 +58,9 @@ export async function enforceRateLimit({ key, limit, windowSeconds }: RateLimitR
       retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${rateLimits.resetAt} - now())))::int`,
     });
   if (!counter) throw new Error(`rate limit upsert returned no row for ${key}`);
-  // A window opening is rare enough per key to be the moment to clear out ended ones.
-  if (counter.count === 1) void defer('rate limit sweep', sweepExpiredCounters);
+  // A window opening is rare enough per key to be the moment to clear out ended ones: a bounded
+  // delete over the resetAt index, done inline so no background work outlives the invocation.
+  if (counter.count === 1) await sweepExpiredCounters().catch((error: unknown) => log.warn('rate limit sweep failed', { error }));
   if (counter.count > limit) {
     throw new ApiError(429, TOO_MANY_REQUESTS, undefined, { 'Retry-After': String(counter.retryAfterSeconds) });
   }
