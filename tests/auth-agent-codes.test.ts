@@ -115,10 +115,10 @@ describe('GET /api/auth/agent-codes', () => {
     expect(second.body.data.map((item: { agentName: string }) => item.agentName)).toEqual(['Usable']);
   });
 
-  it('refuses a limit over 100', async () => {
-    const response = await api.get('/api/auth/agent-codes?limit=101', { token: admin.token });
-    expect(response.status).toBe(400);
-    expect(response.body.details).toContainEqual(expect.objectContaining({ field: 'limit', message: 'must be at most 100' }));
+  it('takes a limit over 100 as 100 (D38), saying so in pagination', async () => {
+    const response = await api.get('/api/auth/agent-codes?limit=300', { token: admin.token });
+    expect(response.status).toBe(200);
+    expect(response.body.pagination.limit).toBe(100);
   });
 });
 

@@ -202,11 +202,11 @@ describe('on a known data set', () => {
       expect(response.body.pagination).toEqual({ page: 2, limit: 4, total: 6, totalPages: 2 });
     });
 
-    it('rejects an unknown commissionFilter, status or a limit over 100', async () => {
+    it('rejects an unknown commissionFilter, status or a limit under 1', async () => {
       const cases = [
         ['commissionFilter=some', 'commissionFilter', 'must be one of set, unset, all'],
         ['status=GONE', 'status', 'must be one of AVAILABLE, PENDING, SOLD, ARCHIVED'],
-        ['limit=101', 'limit', 'must be at most 100'],
+        ['limit=0', 'limit', 'must be at least 1'],
         ['page=0', 'page', 'must be at least 1'],
       ];
       for (const [query, field, message] of cases) {

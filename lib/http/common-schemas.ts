@@ -21,11 +21,29 @@ export function queryInteger(min: number, max: number, fallback: number) {
   );
 }
 
-/** `page` (from 1) and `limit` (1..max, default as given): the paging of every admin list. */
+/**
+ * A list's `limit`: a whole number from 1; one above the list's maximum is taken as the maximum
+ * (D38, as the original service did), and `pagination.limit` says what was applied.
+ */
+export function queryLimit(maxLimit: number, fallback: number) {
+  return v.optional(
+    v.pipe(
+      v.string('must be a single value'),
+      v.trim(),
+      v.regex(/^-?\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(1, 'must be at least 1'),
+      v.transform((limit) => Math.min(limit, maxLimit)),
+    ),
+    String(fallback),
+  );
+}
+
+/** `page` (from 1) and `limit` (1..max, default as given; above max, max): the paging of every admin list. */
 export function pageQuery(defaultLimit = 20, maxLimit = 100) {
   return {
     page: queryInteger(1, 1_000_000, 1),
-    limit: queryInteger(1, maxLimit, defaultLimit),
+    limit: queryLimit(maxLimit, defaultLimit),
   };
 }
 

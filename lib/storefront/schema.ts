@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { QueryNumber, queryInteger } from '../http/common-schemas.js';
+import { QueryNumber, queryInteger, queryLimit } from '../http/common-schemas.js';
 
 /** Attributes the public list filters on by whole value, case-insensitively (D20). */
 export const ATTRIBUTE_FILTERS = [
@@ -47,14 +47,23 @@ export const PublicListingsQuery = v.object({
   maxPrice: QueryPrice,
   amenities: v.optional(v.pipe(v.string('must be a single value'), v.maxLength(1000, 'must be at most 1000 characters'))),
   ...attributeFilterEntries,
-  limit: queryInteger(1, 100, 50),
+  limit: queryLimit(100, 50),
   page: v.optional(v.unwrap(queryInteger(1, 1_000_000, 1))),
 });
 
 export type PublicListingsQuery = v.InferOutput<typeof PublicListingsQuery>;
 
+/** D38: the original service's names for the same methods, for its storefront (deprecated). */
+const INQUIRY_METHOD_ALIASES: Readonly<Record<string, 'messenger' | 'chat'>> = { telegram: 'messenger', whatsapp: 'chat' };
+
 export const InquiryBody = v.object(
-  { method: v.picklist(['messenger', 'chat', 'call'], 'must be one of messenger, chat, call') },
+  {
+    method: v.pipe(
+      v.picklist(['messenger', 'chat', 'call', 'telegram', 'whatsapp'], 'must be one of messenger, chat, call'),
+      v.description('messenger, chat or call. Deprecated: telegram (use messenger) and whatsapp (use chat), the original service\'s names.'),
+      v.transform((method) => INQUIRY_METHOD_ALIASES[method] ?? method),
+    ),
+  },
   (issue) => (issue.expected === 'Object' ? 'must be a JSON object' : 'is required'),
 );
 
