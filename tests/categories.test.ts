@@ -140,7 +140,7 @@ describe('POST /api/categories', () => {
     const response = await api.post('/api/categories', { token: admin.token, json: { name: `${name} ${suffix}`, displayName: `${name} ${suffix}` } });
     expect(response.status).toBe(201);
     expect(response.body.data.name).toBe(`${code}_${suffix}`);
-    expect(response.body.data).toMatchObject({ icon: '', schemaRules: [] });
+    expect(response.body.data).toMatchObject({ icon: 'tag', schemaRules: [] });
     expect((await storedCategory(response.body.data.id))!.name).toBe(`${code}_${suffix}`);
   });
 

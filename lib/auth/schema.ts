@@ -62,19 +62,29 @@ export const LoginBody = v.object(
 
 export const ForgotPasswordBody = v.object({ email: Email }, fieldsMessage);
 
-export const ResetPasswordBody = v.object(
-  {
-    email: Email,
-    token: SixDigits,
-    newPassword: NewPassword,
-  },
-  fieldsMessage,
+/** `password` is the original service's name for `newPassword` (D38, deprecated); `newPassword` wins when both come. */
+export const ResetPasswordBody = v.pipe(
+  v.object(
+    {
+      email: Email,
+      token: SixDigits,
+      newPassword: v.optional(NewPassword),
+      password: v.optional(NewPassword),
+    },
+    fieldsMessage,
+  ),
+  v.forward(
+    v.check((body) => body.newPassword !== undefined || body.password !== undefined, 'is required'),
+    ['newPassword'],
+  ),
+  v.transform(({ email, token, newPassword, password }) => ({ email, token, newPassword: (newPassword ?? password)! })),
 );
 
 export const AgentCodeCreateBody = v.object(
   {
     name: Name,
-    role: v.optional(v.picklist(['AGENT'], 'must be AGENT'), 'AGENT'),
+    // The original admin panel sends `role: "agent"`: any letter case (D38).
+    role: v.optional(v.pipe(v.string('must be AGENT'), v.toUpperCase(), v.picklist(['AGENT'], 'must be AGENT')), 'AGENT'),
     maxUses: v.optional(
       v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(100, 'must be at most 100')),
       1,

@@ -122,7 +122,8 @@ export const CategoryCreateBody = v.object(
   {
     name: CategoryName,
     displayName: DisplayName,
-    icon: v.optional(Icon, ''),
+    /** The original service's default (D38). */
+    icon: v.optional(Icon, 'tag'),
     schemaRules: v.optional(SchemaRules, []),
   },
   objectMessage('a JSON object'),

@@ -2,12 +2,16 @@ import * as v from 'valibot';
 import { pageQuery, Uuid } from '../http/common-schemas.js';
 import { syndicationActionEnum, syndicationStatusEnum } from '../db/schema.js';
 
-/** The platform a config belongs to: a code such as `MESSENGER`, matched case-insensitively. */
+/** D38: the original service's name for the messenger platform, one config with it (deprecated). */
+const PLATFORM_ALIASES: Readonly<Record<string, string>> = { TELEGRAM: 'MESSENGER' };
+
+/** The platform a config belongs to: a code such as `MESSENGER`, matched case-insensitively; `TELEGRAM` is `MESSENGER`. */
 const Platform = v.pipe(
   v.string('must be a string'),
   v.trim(),
   v.toUpperCase(),
   v.regex(/^[A-Z][A-Z0-9_]{0,31}$/, 'must be a platform code such as MESSENGER'),
+  v.transform((platform) => PLATFORM_ALIASES[platform] ?? platform),
 );
 
 export const PlatformParams = v.object({ platform: Platform });
