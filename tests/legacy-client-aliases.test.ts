@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { passwordMatches } from '../lib/auth/passwords.js';
-import { agentCodes, syndicationConfigs, users } from '../lib/db/schema.js';
+import { agentCodes, settings, syndicationConfigs, users } from '../lib/db/schema.js';
 import { buildAdmin, buildAgent } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
 
@@ -59,5 +59,54 @@ describe("the original admin panel's names", () => {
     const response = await api.post('/api/categories', { token: admin.token, json: { name: 'LEGACY_ICONLESS', displayName: 'Iconless' } });
     expect(response.status).toBe(201);
     expect(response.body.data.icon).toBe('tag');
+  });
+
+  it("saves settings sent under the original's keys into the spec's, keeps its other keys unserved, and still refuses unknown ones", async () => {
+    const admin = await buildAdmin(server.db);
+    const response = await api.put('/api/settings', {
+      token: admin.token,
+      json: {
+        whatsappNumber: '+15550111',
+        telegramHandle: '@legacy_shop',
+        facebookUrl: 'https://facebook.com/legacy',
+        instagramUrl: 'https://instagram.com/legacy',
+        tiktokUrl: 'https://tiktok.com/@legacy',
+        adminTelegramUsername: 'legacy_admin',
+        siteName: 'Legacy Shop',
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({
+      chatNumber: '+15550111',
+      messengerHandle: '@legacy_shop',
+      socialUrl1: 'https://facebook.com/legacy',
+      socialUrl2: 'https://instagram.com/legacy',
+      siteName: 'Legacy Shop',
+    });
+    expect(Object.keys(response.body.data)).toHaveLength(12);
+    expect((await api.get('/api/settings')).body.data).not.toHaveProperty('tiktokUrl');
+    expect(await server.db.select().from(settings).where(eq(settings.key, 'tiktokUrl'))).toMatchObject([{ value: 'https://tiktok.com/@legacy' }]);
+
+    const both = await api.put('/api/settings', { token: admin.token, json: { chatNumber: '+1999', whatsappNumber: '+1888' } });
+    expect(both.body.data.chatNumber).toBe('+1999');
+    expect((await api.put('/api/settings', { token: admin.token, json: { facebookUrl: 'javascript:alert(1)' } })).status).toBe(400);
+    const unknown = await api.put('/api/settings', { token: admin.token, json: { favouriteColour: 'blue' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details).toContainEqual(expect.objectContaining({ field: 'favouriteColour', message: 'is not a known setting' }));
+  });
+
+  it('serves the telegram paths as the messenger ones', async () => {
+    const admin = await buildAdmin(server.db);
+    await server.db.delete(syndicationConfigs);
+    for (const [legacy, current, token] of [
+      ['/api/public/telegram-bot', '/api/public/messenger-bot', undefined],
+      ['/api/syndication/telegram/webhook-info', '/api/syndication/messenger/webhook-info', admin.token],
+      ['/api/syndication/telegram/info', '/api/syndication/messenger/info', admin.token],
+    ] as const) {
+      const [old, now] = [await api.get(legacy, { token }), await api.get(current, { token })];
+      // Same status and same message: the messenger function answered, not the unknown-route fallback.
+      expect([old.status, old.body], legacy).toEqual([now.status, now.body]);
+      expect(old.body.error, legacy).not.toBe('Route not found');
+    }
   });
 });

@@ -82,8 +82,20 @@ describe('coverage of the api/ functions', () => {
         documented.add(`${method.toLowerCase()} ${openApiPath(route.pattern)}`);
       }
     }
-    const apiOperations = operations().filter(({ path: docPath }) => docPath.startsWith('/api/'));
+    const apiOperations = operations().filter(({ path: docPath, op }) => docPath.startsWith('/api/') && !op.deprecated);
     expect(apiOperations.map(({ method, path: docPath }) => `${method} ${docPath}`).sort()).toEqual([...documented].sort());
+  });
+
+  it("documents the original service's paths as deprecated aliases naming the path to use (D38)", () => {
+    const aliases = operations().filter(({ op }) => op.deprecated);
+    expect(aliases.map(({ method, path: docPath }) => `${method} ${docPath}`).sort()).toEqual([
+      'get /api/public/telegram-bot',
+      'get /api/syndication/telegram/info',
+      'get /api/syndication/telegram/webhook-info',
+      'post /api/syndication/telegram/setup-webhook',
+      'post /api/syndication/telegram/webhook',
+    ]);
+    expect(doc.paths['/api/public/telegram-bot'].get.description).toContain('use GET /api/public/messenger-bot');
   });
 
   it('documents the /health alias as the liveness check', () => {

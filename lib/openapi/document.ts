@@ -2,7 +2,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { HTTP_METHODS, type Endpoint, type HttpMethod } from '../http/route.js';
 import { requestJsonSchema, type JsonSchema } from './json-schema.js';
 import { OPERATION_NOTES, type OperationNotes } from './operations.js';
-import { ROUTE_ALIASES, ROUTE_MODULES } from './route-modules.js';
+import { DEPRECATED_ALIASES, ROUTE_ALIASES, ROUTE_MODULES } from './route-modules.js';
 
 type OpenApiObject = Record<string, unknown>;
 
@@ -254,9 +254,16 @@ async function buildOpenApiDocument(): Promise<OpenApiDocument> {
       if (!endpoint) continue;
       const documented = operation(method, ROUTE_ALIASES[pattern] ?? pattern, endpoint);
       // An alias answers as its target does; only the operation id must stay unique.
-      operations[method.toLowerCase() as Lowercase<HttpMethod>] = ROUTE_ALIASES[pattern]
-        ? { ...documented, operationId: `${documented.operationId as string}Alias` }
-        : documented;
+      operations[method.toLowerCase() as Lowercase<HttpMethod>] = !ROUTE_ALIASES[pattern]
+        ? documented
+        : DEPRECATED_ALIASES.has(pattern)
+          ? {
+              ...documented,
+              operationId: operationId(method, pattern),
+              deprecated: true,
+              description: `Deprecated: the original service's path; use ${method} ${ROUTE_ALIASES[pattern]}.\n\n${documented.description as string}`,
+            }
+          : { ...documented, operationId: `${documented.operationId as string}Alias` };
     }
     paths[openApiPath(pattern)] = operations;
   }

@@ -68,4 +68,14 @@ export const UNDOCUMENTED_ROUTES = ['/api/not-found'];
 export const SELF_DESCRIBED_ROUTES = ['/api/openapi.json'];
 
 /** Paths `vercel.json` rewrites onto a function, documented as that function's operations too. */
-export const ROUTE_ALIASES: Record<string, string> = { '/health': '/api/health' };
+export const ROUTE_ALIASES: Record<string, string> = {
+  '/health': '/api/health',
+  '/api/public/telegram-bot': '/api/public/messenger-bot',
+  '/api/syndication/telegram/info': '/api/syndication/messenger/info',
+  '/api/syndication/telegram/setup-webhook': '/api/syndication/messenger/setup-webhook',
+  '/api/syndication/telegram/webhook': '/api/syndication/messenger/webhook',
+  '/api/syndication/telegram/webhook-info': '/api/syndication/messenger/webhook-info',
+};
+
+/** Aliases kept for the original service's clients (D38): documented as deprecated, naming the path to use. */
+export const DEPRECATED_ALIASES: ReadonlySet<string> = new Set(Object.keys(ROUTE_ALIASES).filter((alias) => alias.includes('telegram')));

@@ -11,9 +11,8 @@ export async function getSettings(): Promise<Reply> {
 
 export async function updateSettings({ body }: Input<{ body: typeof SettingsUpdateBody }>): Promise<Reply> {
   const db = await getDb();
-  const changes = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
   const current = await inTransaction(db, async (tx) => {
-    await writeSettings(tx, changes);
+    await writeSettings(tx, body);
     return readSettings(tx);
   });
   return ok(current);

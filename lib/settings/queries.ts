@@ -38,8 +38,10 @@ export async function readSettings(executor: Executor): Promise<Settings> {
 }
 
 /** Writes the given keys in one upsert; null clears a key. */
-export async function writeSettings(executor: Executor, changes: Partial<Record<SettingKey, string | null>>): Promise<void> {
-  const rows = Object.entries(changes).map(([key, value]) => ({ key, value: value ?? null }));
+export async function writeSettings(executor: Executor, changes: Readonly<Record<string, string | null | undefined>>): Promise<void> {
+  const rows = Object.entries(changes)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => ({ key, value: value ?? null }));
   if (rows.length === 0) return;
   await executor
     .insert(settings)

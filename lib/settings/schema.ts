@@ -23,11 +23,43 @@ function isHttpUrlOrEmpty(value: string | null): boolean {
 
 const LinkSettingValue = v.pipe(SettingValue, v.check(isHttpUrlOrEmpty, 'must be an http(s) URL or empty'));
 
-/** A partial object of the known keys (D18): strings, or null to clear; any other key is refused. */
-export const SettingsUpdateBody = v.strictObject(
-  Object.fromEntries(SETTING_KEYS.map((key) => [key, v.optional(LINK_SETTINGS.includes(key) ? LinkSettingValue : SettingValue)])) as Record<
-    SettingKey,
-    v.OptionalSchema<typeof SettingValue, undefined>
-  >,
-  (issue) => (issue.expected === 'never' ? 'is not a known setting' : 'must be a JSON object'),
+/**
+ * D38 (and adoption, D35): the original service's names for spec settings, accepted on writes
+ * (deprecated) and stored under the spec's name; the spec's name wins when both come.
+ */
+export const RENAMED_SETTINGS = { whatsappNumber: 'chatNumber', telegramHandle: 'messengerHandle', facebookUrl: 'socialUrl1', instagramUrl: 'socialUrl2' } as const;
+type RenamedSetting = keyof typeof RENAMED_SETTINGS;
+
+/** The original's settings with no spec key: stored as sent, never served (D18). */
+export const KEPT_SETTINGS = ['tiktokUrl', 'youtubeUrl', 'adminTelegramUsername', 'miniAppUrl'] as const;
+const KEPT_LINKS: readonly string[] = ['tiktokUrl', 'youtubeUrl', 'miniAppUrl'];
+
+const valueFor = (key: string) => v.optional(LINK_SETTINGS.includes(key as SettingKey) || KEPT_LINKS.includes(key) ? LinkSettingValue : SettingValue);
+
+type SettingChanges = Partial<Record<SettingKey | (typeof KEPT_SETTINGS)[number], string | null>>;
+
+/**
+ * A partial object of the known keys (D18): strings, or null to clear; the original's names are
+ * taken too (above); any other key is refused.
+ */
+export const SettingsUpdateBody = v.pipe(
+  v.strictObject(
+    Object.fromEntries(
+      [...SETTING_KEYS, ...(Object.keys(RENAMED_SETTINGS) as RenamedSetting[]), ...KEPT_SETTINGS].map((key) => [
+        key,
+        valueFor(key in RENAMED_SETTINGS ? RENAMED_SETTINGS[key as RenamedSetting] : key),
+      ]),
+    ) as Record<string, ReturnType<typeof valueFor>>,
+    (issue) => (issue.expected === 'never' ? 'is not a known setting' : 'must be a JSON object'),
+  ),
+  v.transform((body): SettingChanges => {
+    const changes: Record<string, string | null | undefined> = {};
+    for (const [key, value] of Object.entries(body)) {
+      if (value === undefined) continue;
+      const target = key in RENAMED_SETTINGS ? RENAMED_SETTINGS[key as RenamedSetting] : key;
+      if (target !== key && body[target] !== undefined) continue;
+      changes[target] = value;
+    }
+    return changes as SettingChanges;
+  }),
 );
