@@ -42,7 +42,7 @@ export interface Config {
   imageHostCredentials: boolean;
 }
 
-const LOCAL_ORIGINS = [3000, 5173, 4173, 8080].flatMap((port) => [
+const LOCAL_ORIGINS = [3000, 3001, 5173, 4173, 8080].flatMap((port) => [
   `http://localhost:${port}`,
   `http://127.0.0.1:${port}`,
 ]);
