@@ -38,6 +38,8 @@ export interface Config {
   mailFrom: string;
   /** The bearer secret Vercel Cron sends to the sweeper (D33). */
   cronSecret: string | undefined;
+  /** `LEGACY_CLIENT_FIELDS=1`: answers carry the original service's field names beside the spec's (D38). */
+  legacyClientFields: boolean;
   /** Whether the image host's credentials are set (`CLOUDINARY_URL`, or its three separate variables). */
   imageHostCredentials: boolean;
 }
@@ -124,6 +126,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resendApiKey: nonEmpty(env.RESEND_API_KEY),
     mailFrom: nonEmpty(env.MAIL_FROM) ?? 'Marketplace <no-reply@example.com>',
     cronSecret: nonEmpty(env.CRON_SECRET),
+    legacyClientFields: env.LEGACY_CLIENT_FIELDS === '1',
     imageHostCredentials: Boolean(
       nonEmpty(env.CLOUDINARY_URL) || (nonEmpty(env.CLOUDINARY_CLOUD_NAME) && nonEmpty(env.CLOUDINARY_API_KEY) && nonEmpty(env.CLOUDINARY_API_SECRET)),
     ),

@@ -1,3 +1,4 @@
+import { config } from '../config.js';
 import { getDb } from '../db/client.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { notFoundError } from '../http/api-error.js';
@@ -12,6 +13,11 @@ const VERIFY_AGENT_CODE_LIMIT = { limit: 20, windowSeconds: 15 * 60 };
 /** D40: checks of agent codes from all addresses together. */
 const VERIFY_AGENT_CODE_GLOBAL_LIMIT = { limit: 300, windowSeconds: 15 * 60 };
 
+/** D38: with LEGACY_CLIENT_FIELDS on, the original admin panel's names beside the spec's. */
+function agentCodeView<T extends { usable: boolean; useCount: number }>(code: T): T | (T & { isActive: boolean; uses: number }) {
+  return config().legacyClientFields ? { ...code, isActive: code.usable, uses: code.useCount } : code;
+}
+
 export async function createAgentCode(
   { body }: Input<{ body: typeof AgentCodeCreateBody }>,
   ctx: RequestContext<'admin'>,
@@ -23,12 +29,13 @@ export async function createAgentCode(
     maxUses: body.maxUses,
     expiresInHours: body.expiresInHours,
   });
-  return created(code);
+  // A new code is active and unused.
+  return created(config().legacyClientFields ? { ...code, isActive: true, uses: 0 } : code);
 }
 
 export async function listCodes({ query }: Input<{ query: typeof AdminListQuery }>): Promise<Reply> {
   const { items, total } = await listAgentCodes(await getDb(), query);
-  return paginated(items, pagination(query.page, query.limit, total));
+  return paginated(items.map(agentCodeView), pagination(query.page, query.limit, total));
 }
 
 export async function revokeCode({ params }: Input<{ params: typeof IdParams }>): Promise<Reply> {

@@ -1,3 +1,4 @@
+import { config } from '../config.js';
 import { getDb, type Database } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';
 import { defer } from '../http/deferred-work.js';
@@ -9,10 +10,17 @@ import { passwordMatches } from './passwords.js';
 import type { ProfileUpdateBody, profileForm } from './profile-schema.js';
 import { findCredentials, findProfile, updateProfile } from './queries.js';
 
+/** D38: with LEGACY_CLIENT_FIELDS on, the original's `firstName`/`lastName` split from `name`. */
+function profileView<T extends { name: string }>(profile: T): T | (T & { firstName: string; lastName: string }) {
+  if (!config().legacyClientFields) return profile;
+  const [firstName = '', ...rest] = profile.name.trim().split(/\s+/);
+  return { ...profile, firstName, lastName: rest.join(' ') };
+}
+
 export async function getOwnProfile(_input: unknown, ctx: RequestContext<'token'>): Promise<Reply> {
   const profile = await findProfile(await getDb(), ctx.user.id);
   if (!profile) throw ApiError.unauthorized('User no longer exists');
-  return ok(profile);
+  return ok(profileView(profile));
 }
 
 /** Profile fields, and a new profile image that replaces (and deletes) the previous one. */
@@ -36,7 +44,7 @@ export async function updateOwnProfile(
   }
   if (result.replacedImage) await removeImages([result.replacedImage]);
   if (emailChanges) void defer('e-mail change notice', () => noticeEmailChange(ctx.user, result.profile!.email));
-  return ok(result.profile);
+  return ok(profileView(result.profile!));
 }
 
 const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';

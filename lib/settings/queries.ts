@@ -37,6 +37,13 @@ export async function readSettings(executor: Executor): Promise<Settings> {
   return Object.fromEntries(SETTING_KEYS.map((key) => [key, stored.get(key) ?? ''])) as Settings;
 }
 
+/** Stored values of keys outside the spec's twelve (the original's, kept by adoption and its clients), `""` when absent. */
+export async function readStoredSettings(executor: Executor, keys: readonly string[]): Promise<Record<string, string>> {
+  const rows = await executor.select({ key: settings.key, value: settings.value }).from(settings).where(inArray(settings.key, [...keys]));
+  const stored = new Map(rows.map((row) => [row.key, settingText(row.value)]));
+  return Object.fromEntries(keys.map((key) => [key, stored.get(key) ?? '']));
+}
+
 /** Writes the given keys in one upsert; null clears a key. */
 export async function writeSettings(executor: Executor, changes: Readonly<Record<string, string | null | undefined>>): Promise<void> {
   const rows = Object.entries(changes)
