@@ -6,19 +6,12 @@ export const Uuid = v.pipe(v.string('must be a string'), v.trim(), v.uuid('must 
 /** `{ id }` taken from the path (`[id].ts`). */
 export const IdParams = v.object({ id: Uuid });
 
-/** A whole number from a query string ("20" -> 20), within bounds. */
+/** A whole number from a query string ("20" -> 20). */
+const QueryWholeNumber = v.pipe(v.string('must be a single value'), v.trim(), v.regex(/^-?\d+$/, 'must be a whole number'), v.transform(Number));
+
+/** A whole number from a query string, within bounds. */
 export function queryInteger(min: number, max: number, fallback: number) {
-  return v.optional(
-    v.pipe(
-      v.string('must be a single value'),
-      v.trim(),
-      v.regex(/^-?\d+$/, 'must be a whole number'),
-      v.transform(Number),
-      v.minValue(min, `must be at least ${min}`),
-      v.maxValue(max, `must be at most ${max}`),
-    ),
-    String(fallback),
-  );
+  return v.optional(v.pipe(QueryWholeNumber, v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`)), String(fallback));
 }
 
 /**
@@ -28,10 +21,7 @@ export function queryInteger(min: number, max: number, fallback: number) {
 export function queryLimit(maxLimit: number, fallback: number) {
   return v.optional(
     v.pipe(
-      v.string('must be a single value'),
-      v.trim(),
-      v.regex(/^-?\d+$/, 'must be a whole number'),
-      v.transform(Number),
+      QueryWholeNumber,
       v.minValue(1, 'must be at least 1'),
       v.transform((limit) => Math.min(limit, maxLimit)),
     ),
