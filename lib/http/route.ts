@@ -9,6 +9,7 @@ import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
 import { databaseErrorToApiError } from './database-errors.js';
 import { discardBody, fromNodeRequest, fromWebRequest, type IncomingRequest } from './incoming-request.js';
 import { readJsonBody } from './json-body.js';
+import { secretMatches } from './shared-secret.js';
 import type { FormSpec, ParsedForm } from './multipart.js';
 import type { Reply } from './reply.js';
 import { validate, type AnySchema, type Output } from './validation.js';
@@ -156,9 +157,8 @@ function assertScheduler(request: IncomingRequest): void {
     if (production) throw new ApiError(503, 'Service unavailable: CRON_SECRET is not set');
     throw ApiError.unauthorized('Only the scheduler may call this: set CRON_SECRET');
   }
-  const given = Buffer.from(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '');
-  const expected = Buffer.from(cronSecret);
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw ApiError.unauthorized('Only the scheduler may call this');
+  const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+  if (!secretMatches(given, cronSecret)) throw ApiError.unauthorized('Only the scheduler may call this');
 }
 
 /** The fields an object schema declares, the only ones a form of it may carry. */

@@ -4,6 +4,7 @@ import { getDb } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';
 import { ok, raw, type Reply } from '../http/reply.js';
 import type { RequestContext } from '../http/route.js';
+import { secretMatches } from '../http/shared-secret.js';
 import { readCached, writeCached } from './cache.js';
 import { ChannelError } from './channel-error.js';
 import { messengerBotToken, messengerChannelOrThrow } from './configs.js';
@@ -85,10 +86,7 @@ export async function webhookInfo(): Promise<Reply> {
 export async function receiveWebhook(_input: unknown, ctx: RequestContext<'public'>): Promise<Reply> {
   const token = await messengerBotToken(await getDb());
   if (token) {
-    const expected = Buffer.from(webhookSecret(token));
-    const header = ctx.request.headers['x-telegram-bot-api-secret-token'];
-    const given = Buffer.from(typeof header === 'string' ? header : '');
-    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw ApiError.unauthorized('Invalid webhook secret');
+    if (!secretMatches(ctx.request.headers['x-telegram-bot-api-secret-token'], webhookSecret(token))) throw ApiError.unauthorized('Invalid webhook secret');
   }
   return raw({ success: true });
 }

@@ -33,7 +33,7 @@ async function postContent(executor: Executor, listing: PostableListing): Promis
 const POST_GONE = /message to edit not found|MESSAGE_ID_INVALID/i;
 
 /** D33: attempts at one post in all, and the wait before each retry after the first failure. */
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 const RETRY_DELAYS_SECONDS = [60, 5 * 60, 15 * 60, 60 * 60];
 
 /** When a failed attempt may run again: never for a failure that cannot heal, or after the last attempt. */
