@@ -1,21 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys, listings } from '../lib/db/schema.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import { imageForm, smallPng } from './support/images.js';
-import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
+import { useLoopbackBotApi } from './support/loopback-bot-api.js';
 import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '123456:idempotency-token';
 const CRON_SECRET = 'idempotency-cron-secret';
-let bot: LoopbackBotApi;
-beforeAll(async () => {
-  bot = await startLoopbackBotApi({ token: BOT_TOKEN });
-});
-afterAll(() => bot.close());
-const server = useTestServer(() => ({ MESSENGER_API_ROOT: bot.apiRoot, MESSENGER_BOT_TOKEN: BOT_TOKEN, MESSENGER_CHANNEL_ID: '@once', CRON_SECRET }));
+const bot = useLoopbackBotApi({ token: BOT_TOKEN, channelId: '@once' });
+const server = useTestServer(() => ({ ...bot.serverEnv(), CRON_SECRET }));
 const api = server.api;
 let agent: TestUser;
 let categoryId: string;

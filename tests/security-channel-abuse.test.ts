@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent } from './support/factories.js';
-import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
+import { useLoopbackBotApi } from './support/loopback-bot-api.js';
 import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '123456:channel-abuse-token';
-let bot: LoopbackBotApi;
-beforeAll(async () => {
-  bot = await startLoopbackBotApi({ token: BOT_TOKEN });
-});
-afterAll(() => bot.close());
-const server = useTestServer(() => ({ MESSENGER_API_ROOT: bot.apiRoot, MESSENGER_BOT_TOKEN: BOT_TOKEN, MESSENGER_CHANNEL_ID: '@abuse' }));
+const bot = useLoopbackBotApi({ token: BOT_TOKEN, channelId: '@abuse' });
+const server = useTestServer(() => bot.serverEnv());
 const api = server.api;
 
 describe('posting to the channel by hand is throttled (D40)', () => {

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory } from './support/catalog-factories.js';
 import { buildAgent } from './support/factories.js';
-import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
+import { useLoopbackBotApi } from './support/loopback-bot-api.js';
 import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '123456:delete-race-token';
 const CHANNEL = '@delete_race';
-let bot: LoopbackBotApi;
-beforeAll(async () => {
-  bot = await startLoopbackBotApi({ token: BOT_TOKEN });
-});
-afterAll(() => bot.close());
-const server = useTestServer(() => ({ MESSENGER_API_ROOT: bot.apiRoot, MESSENGER_BOT_TOKEN: BOT_TOKEN, MESSENGER_CHANNEL_ID: CHANNEL }));
+const bot = useLoopbackBotApi({ token: BOT_TOKEN, channelId: CHANNEL });
+const server = useTestServer(() => bot.serverEnv());
 const api = server.api;
 
 describe('a listing deleted while its channel post is on the way', () => {

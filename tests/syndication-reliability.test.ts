@@ -1,28 +1,18 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { notifications, syndicationLogs } from '../lib/db/schema.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { sweepChannelPosts } from '../lib/syndication/sweeper.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
-import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
+import { useLoopbackBotApi } from './support/loopback-bot-api.js';
 import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '123456:reliability-token';
 const CHANNEL = '@reliable_shop';
 const CRON_SECRET = 'reliability-cron-secret';
-let bot: LoopbackBotApi;
-beforeAll(async () => {
-  bot = await startLoopbackBotApi({ token: BOT_TOKEN });
-});
-afterAll(() => bot.close());
-const server = useTestServer(() => ({
-  MESSENGER_API_ROOT: bot.apiRoot,
-  MESSENGER_BOT_TOKEN: BOT_TOKEN,
-  MESSENGER_CHANNEL_ID: CHANNEL,
-  MESSENGER_TIMEOUT_MS: '500',
-  CRON_SECRET,
-}));
+const bot = useLoopbackBotApi({ token: BOT_TOKEN, channelId: CHANNEL });
+const server = useTestServer(() => ({ ...bot.serverEnv(), MESSENGER_TIMEOUT_MS: '500', CRON_SECRET }));
 const api = server.api;
 let agent: TestUser;
 let admin: TestUser;

@@ -11,7 +11,7 @@ import { readBuildOutput } from '../../lib/platform/build-output-server.js';
 import { testPostgresUrl } from '../support/databases.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { imageForm, smallPng } from '../support/images.js';
-import { startLoopbackBotApi, type LoopbackBotApi } from '../support/loopback-bot-api.js';
+import { useLoopbackBotApi } from '../support/loopback-bot-api.js';
 import { useTestServer } from '../support/test-server.js';
 
 const OUTPUT_DIR = path.resolve('.vercel/output');
@@ -25,15 +25,9 @@ const CRON_SECRET = 'deployed-suite-cron-secret';
 const output = readBuildOutput(OUTPUT_DIR);
 const rewrites = (JSON.parse(fs.readFileSync('vercel.json', 'utf8')) as { rewrites: Rewrite[] }).rewrites;
 
-let bot: LoopbackBotApi;
-beforeAll(async () => {
-  bot = await startLoopbackBotApi({ token: BOT_TOKEN });
-});
-afterAll(() => bot.close());
+const bot = useLoopbackBotApi({ token: BOT_TOKEN, channelId: CHANNEL });
 const local = useTestServer(() => ({
-  MESSENGER_API_ROOT: bot.apiRoot,
-  MESSENGER_BOT_TOKEN: BOT_TOKEN,
-  MESSENGER_CHANNEL_ID: CHANNEL,
+  ...bot.serverEnv(),
   ADMIN_EMAIL: ADMIN.email,
   ADMIN_PASSWORD: ADMIN.password,
   CRON_SECRET,

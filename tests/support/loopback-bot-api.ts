@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
@@ -308,4 +309,25 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A test file's loopback Bot API, started before its tests and closed after them (register it before
+ * `useTestServer`). The handle stands for the running server in hooks and tests; `serverEnv()`
+ * points the service at it, posting to `channelId`.
+ */
+export function useLoopbackBotApi(options: LoopbackBotApiOptions & { channelId: string }): LoopbackBotApi & { serverEnv: () => Record<string, string> } {
+  let started: LoopbackBotApi | undefined;
+  beforeAll(async () => {
+    started = await startLoopbackBotApi(options);
+  });
+  afterAll(() => started?.close());
+  const current = (): LoopbackBotApi => {
+    if (!started) throw new Error('The loopback Bot API is started in beforeAll: use it from hooks and tests');
+    return started;
+  };
+  const serverEnv = () => ({ MESSENGER_API_ROOT: current().apiRoot, MESSENGER_BOT_TOKEN: options.token, MESSENGER_CHANNEL_ID: options.channelId });
+  return new Proxy({ serverEnv } as LoopbackBotApi & { serverEnv: typeof serverEnv }, {
+    get: (target, property) => (property === 'serverEnv' ? target.serverEnv : Reflect.get(current(), property)),
+  });
 }
