@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DirectUploadTicket } from '../lib/media/direct-upload.js';
 import { buildCategory } from './support/catalog-factories.js';
 import { buildAgent, type TestUser } from './support/factories.js';
 import { smallPng } from './support/images.js';
-import { startLoopbackImageHost, type LoopbackImageHost, type UploadResponse } from './support/loopback-image-host.js';
+import { useLoopbackImageHost, type UploadResponse } from './support/loopback-image-host.js';
 import { useTestServer } from './support/test-server.js';
 
 const FOLDER = 'owned-shop/listings';
-let host: LoopbackImageHost;
-beforeAll(async () => {
-  host = await startLoopbackImageHost();
-});
-afterAll(() => host.close());
-const server = useTestServer(() => ({ STORAGE_PROVIDER: 'cloudinary', CLOUDINARY_URL: host.cloudinaryUrl, IMAGE_HOST_FOLDER: FOLDER }));
+const host = useLoopbackImageHost(FOLDER);
+const server = useTestServer(() => host.serverEnv());
 const api = server.api;
 
 async function upload(user: TestUser): Promise<UploadResponse> {

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -216,4 +217,25 @@ export async function startLoopbackImageHost(options: { cloudName?: string; apiK
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   return host;
+}
+
+/**
+ * A test file's loopback image host, started before its tests and closed after them (register it
+ * before `useTestServer`). The handle stands for the running host; `serverEnv()` makes the service
+ * keep its images there, in `folder`.
+ */
+export function useLoopbackImageHost(folder: string): LoopbackImageHost & { serverEnv: () => Record<string, string> } {
+  let started: LoopbackImageHost | undefined;
+  beforeAll(async () => {
+    started = await startLoopbackImageHost();
+  });
+  afterAll(() => started?.close());
+  const current = (): LoopbackImageHost => {
+    if (!started) throw new Error('The loopback image host is started in beforeAll: use it from hooks and tests');
+    return started;
+  };
+  const serverEnv = () => ({ STORAGE_PROVIDER: 'cloudinary', CLOUDINARY_URL: current().cloudinaryUrl, IMAGE_HOST_FOLDER: folder });
+  return new Proxy({ serverEnv } as LoopbackImageHost & { serverEnv: typeof serverEnv }, {
+    get: (target, property) => (property === 'serverEnv' ? target.serverEnv : Reflect.get(current(), property)),
+  });
 }
