@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../lib/auth/passwords.js';
-import { closeDb, getDb } from '../lib/db/client.js';
+import { config } from '../lib/config.js';
+import { connect, type Connection } from '../lib/db/client.js';
 import { runMigrations } from '../lib/db/migrate.js';
 import { ensureSeedAgents, insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
 
@@ -42,7 +43,9 @@ async function main(): Promise<void> {
   const seed = readCount(values.seed, 'seed', 2 ** 31, 42);
 
   await runMigrations();
-  const db = await getDb();
+  // Rebuilding the indexes of a million listings takes longer than any request may.
+  connection = await connect(config(), undefined, 'maintenance');
+  const { db } = connection;
   const agentIds = await ensureSeedAgents(db, agentCount, await hashPassword('seed-agent-password'));
   const startedAt = performance.now();
   const interactive = process.stderr.isTTY;
@@ -67,11 +70,13 @@ async function main(): Promise<void> {
   }
   await db.execute(sql`analyze listings`);
   console.error(`Seeded ${total.toLocaleString('en-US')} listings in ${((performance.now() - startedAt) / 1000).toFixed(1)} s.`);
-  await closeDb();
 }
 
-main().catch(async (error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  await closeDb();
-  process.exit(1);
-});
+let connection: Connection | undefined;
+
+main()
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  .finally(() => connection?.close());

@@ -10,7 +10,7 @@ export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesW
 /** Anything queries can run on: the pooled database or an open transaction. */
 export type Executor = Database | Transaction;
 
-interface Connection {
+export interface Connection {
   db: Database;
   close: () => Promise<void>;
 }
@@ -49,25 +49,34 @@ async function connectPglite(cfg: Config): Promise<Connection> {
 }
 
 /**
+ * What a connection serves: requests, whose statements are bounded, or maintenance (migrations,
+ * seeding, adoption), whose statements rebuild whole tables and indexes and run as long as that takes.
+ */
+export type ConnectionUse = 'requests' | 'maintenance';
+
+/**
  * Bounded waits: a database that accepts connections but never answers fails a request within a
  * few seconds (answered 503 with Retry-After), instead of holding it until the platform kills it.
  * The statement timeout is the server's; the query timeout catches a server that stopped answering.
  */
-function poolOptions(url: string, cfg: Config) {
+function poolOptions(url: string, cfg: Config, use: ConnectionUse) {
+  const waits =
+    use === 'requests'
+      ? { statement_timeout: cfg.databaseStatementTimeoutMs, query_timeout: cfg.databaseStatementTimeoutMs + cfg.databaseConnectTimeoutMs }
+      : {};
   return {
     connectionString: url,
     max: cfg.onVercel ? 5 : 10,
     idleTimeoutMillis: 10_000,
     connectionTimeoutMillis: cfg.databaseConnectTimeoutMs,
-    statement_timeout: cfg.databaseStatementTimeoutMs,
-    query_timeout: cfg.databaseStatementTimeoutMs + cfg.databaseConnectTimeoutMs,
+    ...waits,
   };
 }
 
-async function connectPostgres(url: string, cfg: Config): Promise<Connection> {
+async function connectPostgres(url: string, cfg: Config, use: ConnectionUse): Promise<Connection> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
-  const pool = new pg.Pool(poolOptions(url, cfg));
+  const pool = new pg.Pool(poolOptions(url, cfg, use));
   guardPoolErrors(pool);
   if (cfg.onVercel) {
     const { attachDatabasePool } = await import('@vercel/functions');
@@ -76,11 +85,11 @@ async function connectPostgres(url: string, cfg: Config): Promise<Connection> {
   return { db: drizzle({ client: pool, schema, logger: queryLogger() }) as unknown as Database, close: () => pool.end() };
 }
 
-async function connectNeon(url: string, cfg: Config): Promise<Connection> {
+async function connectNeon(url: string, cfg: Config, use: ConnectionUse): Promise<Connection> {
   const { configureNeon } = await import('./neon.js');
   const { Pool } = await configureNeon();
   const { drizzle } = await import('drizzle-orm/neon-serverless');
-  const pool = new Pool(poolOptions(url, cfg));
+  const pool = new Pool(poolOptions(url, cfg, use));
   guardPoolErrors(pool);
   if (cfg.onVercel) {
     const { attachDatabasePool } = await import('@vercel/functions');
@@ -89,11 +98,11 @@ async function connectNeon(url: string, cfg: Config): Promise<Connection> {
   return { db: drizzle({ client: pool, schema, logger: queryLogger() }) as unknown as Database, close: () => pool.end() };
 }
 
-export function connect(cfg: Config, url: string | undefined = cfg.databaseUrl): Promise<Connection> {
+export function connect(cfg: Config, url: string | undefined = cfg.databaseUrl, use: ConnectionUse = 'requests'): Promise<Connection> {
   if (cfg.onVercel && !url) return Promise.reject(new Error('DATABASE_URL is not set: serverless hosting has no embedded database'));
   if (cfg.databaseDriver === 'pglite' || !url) return connectPglite(cfg);
-  if (cfg.databaseDriver === 'neon') return connectNeon(url, cfg);
-  return connectPostgres(url, cfg);
+  if (cfg.databaseDriver === 'neon') return connectNeon(url, cfg, use);
+  return connectPostgres(url, cfg, use);
 }
 
 /** The shared database of this process (one pool per function instance). */

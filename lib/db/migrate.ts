@@ -15,7 +15,7 @@ async function migratorFor(cfg: Config): Promise<Migrator> {
 
 /** Applies every pending migration in `drizzle/`, on the direct (unpooled) URL when one is set. */
 export async function runMigrations(cfg: Config = config()): Promise<void> {
-  const connection = await connect(cfg, cfg.databaseUrlUnpooled ?? cfg.databaseUrl);
+  const connection = await connect(cfg, cfg.databaseUrlUnpooled ?? cfg.databaseUrl, 'maintenance');
   try {
     const migrate = await migratorFor(cfg);
     await migrate(connection.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
