@@ -102,7 +102,7 @@ describe('GET /api/auth/agent-codes', () => {
 
     const response = await api.get('/api/auth/agent-codes', { token: admin.token });
     expect(response.status).toBe(200);
-    expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 4, totalPages: 1 });
+    expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 4, totalPages: 1, totalExact: true });
     const byName = Object.fromEntries(response.body.data.map((item: { agentName: string }) => [item.agentName, item]));
     expect(response.body.data.map((item: { agentName: string }) => item.agentName)).toEqual(['Used up', 'Revoked', 'Expired', 'Usable']);
     expect(byName.Usable).toMatchObject({ id: usable.id, code: usable.code, maxUses: 2, useCount: 0, isUsed: false, revoked: false, expired: false, usable: true });
@@ -111,7 +111,7 @@ describe('GET /api/auth/agent-codes', () => {
     expect(byName['Used up']).toMatchObject({ useCount: 1, isUsed: true, revoked: false, expired: false, usable: false });
 
     const second = await api.get('/api/auth/agent-codes?page=2&limit=3', { token: admin.token });
-    expect(second.body.pagination).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2 });
+    expect(second.body.pagination).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2, totalExact: true });
     expect(second.body.data.map((item: { agentName: string }) => item.agentName)).toEqual(['Usable']);
   });
 

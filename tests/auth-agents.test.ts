@@ -38,7 +38,7 @@ describe('GET /api/auth/agents', () => {
 
     const response = await api.get('/api/auth/agents', { token: admin.token });
     expect(response.status).toBe(200);
-    expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1 });
+    expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1, totalExact: true });
     expect(response.body.data.map((agent: { id: string }) => agent.id)).toEqual([newer.id, older.id]);
     expect(response.body.data[0]).toMatchObject({ name: 'Newer Agent', email: newer.email, role: 'AGENT', listingCount: 3, customSocials: [] });
     expect(response.body.data[1]).toMatchObject({ name: 'Older Agent', listingCount: 1 });
@@ -53,7 +53,7 @@ describe('GET /api/auth/agents', () => {
     for (let i = 0; i < 5; i += 1) await buildAgent(server.db);
     const response = await api.get('/api/auth/agents?page=3&limit=2', { token: admin.token });
     expect(response.status).toBe(200);
-    expect(response.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3 });
+    expect(response.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3, totalExact: true });
     expect(response.body.data).toHaveLength(1);
   });
 

@@ -22,10 +22,12 @@ async function rows(query: ReturnType<typeof sql>): Promise<unknown[]> {
   return ((await server.db.execute(query)) as unknown as { rows: unknown[] }).rows;
 }
 
-/** Both statistics tables, in a stable order, as the triggers left them. */
+/** The statistics tables, in a stable order, as the triggers left them. */
 async function statistics() {
   return {
-    totals: await rows(sql`select "categoryId", status, listings, value::text, stock from listing_totals where listings <> 0 order by 1, 2`),
+    totals: await rows(sql`select "categoryId", status, listings, value::text, stock, commissioned, "commissionPercentSum"::text, "commissionValue"::text
+      from listing_totals where listings <> 0 order by 1, 2`),
+    agents: await rows(sql`select "agentId", status, listings from agent_listing_totals where listings <> 0 order by 1, 2`),
     values: await rows(sql`select "categoryId", field, value, listings from listing_attribute_values order by 1, 2, 3`),
   };
 }
@@ -60,18 +62,27 @@ describe('listing statistics kept by triggers', () => {
     expect((await update(d, { status: 'AVAILABLE', stockQuantity: 4 })).status).toBe(200);
     expect((await api.get(`/api/public/listings/${a}`)).status).toBe(200);
     expect((await api.patch(`/api/commissions/listing/${a}`, { token: admin.token, json: { commissionPercent: 5 } })).status).toBe(200);
+    expect((await api.patch(`/api/commissions/listing/${b}`, { token: admin.token, json: { commissionPercent: 12.5 } })).status).toBe(200);
+    expect((await api.patch(`/api/commissions/listing/${b}`, { token: admin.token, json: { commissionPercent: 7.25 } })).status).toBe(200);
+    expect((await api.patch(`/api/commissions/listing/${d}`, { token: admin.token, json: { commissionPercent: 3 } })).status).toBe(200);
+    expect((await api.patch(`/api/commissions/listing/${d}`, { token: admin.token, json: { commissionPercent: null } })).status).toBe(200);
     expect((await api.delete(`/api/listings/${c}`, { token: agent.token })).status).toBe(200);
+    // An agent who leaves: their listings stay, with no agent, and leave the agent's totals.
+    const leaving = await buildAgent(server.db);
+    const kept = await api.post('/api/listings', { token: admin.token, json: { categoryId: phones.id, price: 70, title: 'E', agentId: leaving.id, attributes: { brand: 'Apple', model: 'SE', storage: '64GB' } } });
+    expect(kept.status).toBe(201);
+    expect((await api.delete(`/api/auth/agents/${leaving.id}`, { token: admin.token })).status).toBe(200);
 
-    const kept = await statistics();
+    const statisticsKept = await statistics();
     await server.db.execute(sql`select listing_statistics_rebuild()`);
-    expect(kept).toEqual(await statistics());
+    expect(statisticsKept).toEqual(await statistics());
 
     const stats = await api.get('/api/commissions/asset-stats', { token: admin.token });
     expect(stats.body.data).toMatchObject(await recountedAssets());
     const filters = await api.get(`/api/public/filter-options?category=${encodeURIComponent(phones.displayName)}`);
     expect(filters.status).toBe(200);
     expect(filters.body.data.brand.options).toEqual(['Apple', 'Google']);
-    expect(filters.body.data.storage.options).toEqual(['128GB', '256GB']);
+    expect(filters.body.data.storage.options).toEqual(['64GB', '128GB', '256GB']);
     expect(filters.body.data.batteryHealth.options).toEqual([]);
   });
 

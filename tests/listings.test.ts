@@ -340,10 +340,10 @@ describe('GET /api/listings', () => {
       const first = await api.get(`/api/listings?categoryId=${listCategory.id}&limit=2`, { token: admin.token });
       expect(first.status).toBe(200);
       expect(listedIds(first)).toEqual([ids.orphan, ids.underscore]);
-      expect(first.body.pagination).toEqual({ page: 1, limit: 2, total: 5, totalPages: 3 });
+      expect(first.body.pagination).toEqual({ page: 1, limit: 2, total: 5, totalPages: 3, totalExact: true });
       const last = await api.get(`/api/listings?categoryId=${listCategory.id}&limit=2&page=3`, { token: admin.token });
       expect(listedIds(last)).toEqual([ids.oldest]);
-      expect(last.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3 });
+      expect(last.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3, totalExact: true });
     });
 
     it('uses a page size of 20 by default', async () => {
@@ -354,7 +354,7 @@ describe('GET /api/listings', () => {
     it('shows an agent only their own listings', async () => {
       const response = await api.get('/api/listings', { token: owner.token });
       expect(listedIds(response)).toEqual([ids.underscore, ids.discount, ids.oldest]);
-      expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 3, totalPages: 1 });
+      expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 3, totalPages: 1, totalExact: true });
     });
 
     it('carries each listing with its category, its agent (null when gone) and numeric prices', async () => {

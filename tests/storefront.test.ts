@@ -244,18 +244,18 @@ describe('GET /api/public/listings paging', () => {
     const response = await api.get('/api/public/listings?category=paged&limit=20&page=3');
     expect(response.status).toBe(200);
     expect(ids(response.body)).toEqual(newestFirst.slice(40, 53));
-    expect(response.body.pagination).toEqual({ page: 3, limit: 20, total: 53, totalPages: 3 });
+    expect(response.body.pagination).toEqual({ page: 3, limit: 20, total: 53, totalPages: 3, totalExact: true });
   });
 
   it('reports the total on a page past the end', async () => {
     const response = await api.get('/api/public/listings?category=paged&limit=20&page=9');
     expect(response.body.data).toEqual([]);
-    expect(response.body.pagination).toEqual({ page: 9, limit: 20, total: 53, totalPages: 3 });
+    expect(response.body.pagination).toEqual({ page: 9, limit: 20, total: 53, totalPages: 3, totalExact: true });
   });
 
   it('reports a zero total when nothing matches', async () => {
     const response = await api.get('/api/public/listings?category=paged&q=nothing-like-this&page=1');
-    expect(response.body).toEqual({ success: true, data: [], pagination: { page: 1, limit: 50, total: 0, totalPages: 0 } });
+    expect(response.body).toEqual({ success: true, data: [], pagination: { page: 1, limit: 50, total: 0, totalPages: 0, totalExact: true } });
   });
 });
 

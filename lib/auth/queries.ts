@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
-import { listings, users } from '../db/schema.js';
+import { agentListingTotals, users } from '../db/schema.js';
 import { offsetOf, type PageQuery } from '../http/common-schemas.js';
 import { agentColumns, profileColumns } from './presenter.js';
 import type { ProfileUpdate } from './profile-schema.js';
@@ -112,16 +112,17 @@ export async function replacePasswordWithResetCode(db: Database, id: string, cod
   return rows.length === 1;
 }
 
-/** AGENT accounts, newest first, each with its number of listings counted by the database. */
+/** An agent's listings of every status, summed from the totals the statistics trigger keeps per agent. */
+const keptListingCount = sql<number>`(select coalesce(sum(${agentListingTotals.listings}), 0)::int from ${agentListingTotals} where ${agentListingTotals.agentId} = ${users.id})`;
+
+/** AGENT accounts, newest first, each with its number of listings. */
 export async function listAgents(db: Database, page: PageQuery) {
   const isAgent = eq(users.role, 'AGENT');
   const [items, [totals]] = await Promise.all([
     db
-      .select({ ...agentColumns, listingCount: count(listings.id) })
+      .select({ ...agentColumns, listingCount: keptListingCount })
       .from(users)
-      .leftJoin(listings, eq(listings.agentId, users.id))
       .where(isAgent)
-      .groupBy(users.id)
       .orderBy(desc(users.createdAt), desc(users.id))
       .limit(page.limit)
       .offset(offsetOf(page)),

@@ -1,7 +1,8 @@
-import { asc, count, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
-import { categories, listings } from '../db/schema.js';
+import { categories, listingTotals } from '../db/schema.js';
 import { notFoundError } from '../http/api-error.js';
+import { countListings } from '../listings/kept-totals.js';
 import type { CategoryDefinition } from './default-categories.js';
 
 export type CategoryRow = typeof categories.$inferSelect;
@@ -36,14 +37,15 @@ export async function findCategoryByCodeOrDisplayName(executor: Executor, value:
   return row;
 }
 
-/** Categories with their listing counts in one grouped query, ordered by display name. */
+/** A category's listings of every status, summed from the kept totals (a few rows per category). */
+const keptListingCount = sql<number>`(select coalesce(sum(${listingTotals.listings}), 0)::int from ${listingTotals} where ${listingTotals.categoryId} = ${categories.id})`;
+
+/** Categories with their listing counts, ordered by display name. */
 function selectWithCounts(executor: Executor, where?: SQL) {
   return executor
-    .select({ ...getTableColumns(categories), listingCount: sql<number>`count(${listings.id})::int` })
+    .select({ ...getTableColumns(categories), listingCount: keptListingCount })
     .from(categories)
-    .leftJoin(listings, eq(listings.categoryId, categories.id))
     .where(where)
-    .groupBy(categories.id)
     .orderBy(asc(categories.displayName), asc(categories.name));
 }
 
@@ -79,9 +81,9 @@ export async function lockCategoryForDelete(executor: Executor, id: string): Pro
   return row;
 }
 
-export async function countListingsInCategory(executor: Executor, id: string): Promise<number> {
-  const [row] = await executor.select({ total: count() }).from(listings).where(eq(listings.categoryId, id));
-  return row?.total ?? 0;
+/** The category's listings of every status, from the kept totals. */
+export function countListingsInCategory(executor: Executor, id: string): Promise<number> {
+  return countListings(executor, { categoryId: id });
 }
 
 export async function deleteCategoryRow(executor: Executor, id: string): Promise<void> {

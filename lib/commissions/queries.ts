@@ -1,6 +1,8 @@
-import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { categories, listingTotals, listings, type ListingStatus } from '../db/schema.js';
+import { countListings } from '../listings/kept-totals.js';
 import { pageOfListingDetails, type ListingDetailRow } from '../listings/queries.js';
 import type { CommissionListingsQuery } from './schema.js';
 
@@ -43,39 +45,44 @@ export async function assetStatistics(executor: Executor) {
   return { totals: { totalAssets, ...rest }, byCategory };
 }
 
-const commissionAmount = sql`${listings.price} * ${listings.commissionPercent} / 100`;
-const roundedSum = (filter?: SQL) =>
-  sql<number>`coalesce(round(sum(${commissionAmount})${filter ? sql` filter (where ${filter})` : sql``}, 2), 0)`.mapWith(Number);
+const commissionValue = (filter?: SQL) =>
+  sql<number>`coalesce(round(sum(${listingTotals.commissionValue})${filter ? sql` filter (where ${filter})` : sql``}, 2), 0)`.mapWith(Number);
 
-/** D25: over listings with a commission set, the count, average percent and expected revenue. */
+/**
+ * D25: over listings with a commission set, the count, average percent and expected revenue,
+ * from the commission figures the statistics trigger keeps per category and status.
+ */
 export async function commissionSummary(executor: Executor) {
   const [summary] = await executor
     .select({
-      totalListings: count(),
-      totalCommissionPercent: sql<number>`coalesce(round(avg(${listings.commissionPercent}), 2), 0)`.mapWith(Number),
-      totalEstimatedRevenue: roundedSum(),
-      collectedCommission: roundedSum(sql`${listings.status} = 'SOLD'`),
-      pendingCommission: roundedSum(sql`${listings.status} in ('AVAILABLE', 'PENDING')`),
+      totalListings: sql<number>`coalesce(sum(${listingTotals.commissioned}), 0)`.mapWith(Number),
+      totalCommissionPercent: sql<number>`coalesce(round(sum(${listingTotals.commissionPercentSum}) / nullif(sum(${listingTotals.commissioned}), 0), 2), 0)`.mapWith(Number),
+      totalEstimatedRevenue: commissionValue(),
+      collectedCommission: commissionValue(sql`${listingTotals.status} = 'SOLD'`),
+      pendingCommission: commissionValue(sql`${listingTotals.status} in ('AVAILABLE', 'PENDING')`),
     })
-    .from(listings)
-    .where(isNotNull(listings.commissionPercent));
+    .from(listingTotals);
   return summary!;
 }
 
-function commissionListConditions(query: CommissionListingsQuery): SQL | undefined {
-  return and(
-    query.status === undefined ? undefined : eq(listings.status, query.status),
-    query.commissionFilter === 'set' ? isNotNull(listings.commissionPercent) : undefined,
-    query.commissionFilter === 'unset' ? isNull(listings.commissionPercent) : undefined,
-  );
-}
-
-/** One page of listings with their category and agent, newest first, and the number matching. */
-export function listCommissionListings(
+/** One page of listings with their category and agent, newest first, and the number matching (kept, exact). */
+export async function listCommissionListings(
   executor: Executor,
   query: CommissionListingsQuery,
-): Promise<{ rows: ListingDetailRow[]; total: number }> {
-  return pageOfListingDetails(executor, commissionListConditions(query), query);
+): Promise<{ rows: ListingDetailRow[]; total: MatchedTotal }> {
+  const { status } = query;
+  const commissioned = query.commissionFilter === 'all' ? undefined : query.commissionFilter === 'set';
+  const { rows, total } = await pageOfListingDetails(
+    executor,
+    {
+      indexed: status === undefined ? undefined : eq(listings.status, status),
+      indexedCount: () => countListings(executor, { status }),
+      checked: commissioned === undefined ? undefined : commissioned ? isNotNull(listings.commissionPercent) : isNull(listings.commissionPercent),
+      keptTotal: () => countListings(executor, { status, commissioned }),
+    },
+    query,
+  );
+  return { rows, total: total! };
 }
 
 /** Sets or clears a listing's commission; false when there is no such listing. */

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -100,6 +100,15 @@ export const listings = pgTable(
     neighborhood: text('neighborhood'),
     images: text('images').array().notNull().default(sql`'{}'::text[]`),
     attributes: jsonb('attributes').$type<ListingAttributes>().notNull().default({}),
+    /**
+     * Every attribute as `name=value`, both lower-cased (listing_attribute_term_list(), migration
+     * 0016): the storefront's whole-value filters become one indexed array containment, which the
+     * planner estimates from per-term statistics and checks against a stored value, not per row.
+     */
+    attributeTerms: text('attributeTerms')
+      .array()
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`listing_attribute_term_list(${listings.attributes})`),
     customTelegramCaption: text('customTelegramCaption'),
     categoryId: uuid('categoryId')
       .notNull()
@@ -113,22 +122,21 @@ export const listings = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('listings_status_idx').on(t.status),
-    index('listings_categoryId_idx').on(t.categoryId),
     index('listings_city_neighborhood_idx').on(t.city, t.neighborhood),
     // Lists read newest first with `ORDER BY "createdAt" DESC, id DESC`; the indexes keep that
     // exact order (DESC sorts NULLS FIRST) so pages are read straight from them.
     index('listings_agentId_createdAt_idx').on(t.agentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('listings_status_createdAt_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('listings_createdAt_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('listings_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
-    index('listings_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
-    // The storefront's case-insensitive attribute filters, as one containment test on
-    // listing_attribute_terms() (a SQL function defined in migration 0004).
-    index('listings_available_attribute_terms_idx')
-      .using('gin', sql`listing_attribute_terms(${t.attributes}) jsonb_path_ops`)
-      .where(sql`${t.status} = 'AVAILABLE'`),
-    index('listings_categoryId_status_idx').on(t.categoryId, t.status),
+    // Substring search over title and description as one text (listingText in lib/listings/text-search.ts).
+    index('listings_text_trgm_idx').using('gin', sql`(${t.title} || E'\\n' || ${t.description}) gin_trgm_ops`),
+    // Over every status: a partial index (status = 'AVAILABLE') would also offer the planner a
+    // whole-index scan as a way to find available listings, which costs more than any filter saves.
+    index('listings_attributeTerms_idx').using('gin', t.attributeTerms),
+    // A category's pages, of one status or all, read newest first straight from the index.
+    index('listings_categoryId_status_createdAt_idx').on(t.categoryId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // Price windows, on the storefront and in the admin list.
+    index('listings_price_idx').on(t.price),
     // Finds the listing holding an image, so a directly uploaded image is given to one listing only.
     index('listings_images_idx').using('gin', t.images),
   ],
@@ -287,8 +295,26 @@ export const listingTotals = pgTable(
     listings: integer('listings').notNull().default(0),
     value: numeric('value', { mode: 'number' }).notNull().default(0),
     stock: bigint('stock', { mode: 'number' }).notNull().default(0),
+    /** Listings with a commission set, the sum of their percents and of price × percent / 100. */
+    commissioned: integer('commissioned').notNull().default(0),
+    commissionPercentSum: numeric('commissionPercentSum', { mode: 'number' }).notNull().default(0),
+    commissionValue: numeric('commissionValue', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.categoryId, t.status] })],
+);
+
+/**
+ * Listings per agent and status, kept by the same trigger as listing_totals. No foreign key: an
+ * agent's row outlives the account until the trigger has moved its listings to no agent.
+ */
+export const agentListingTotals = pgTable(
+  'agent_listing_totals',
+  {
+    agentId: uuid('agentId').notNull(),
+    status: listingStatusEnum('status').notNull(),
+    listings: integer('listings').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.status] })],
 );
 
 /**

@@ -3,6 +3,8 @@ export interface Pagination {
   limit: number;
   total: number;
   totalPages: number;
+  /** False when `total` is an estimate, past what a list counts one by one (D31). */
+  totalExact: boolean;
 }
 
 /** What a handler returns: the route wrapper writes it. */
@@ -37,8 +39,10 @@ export function raw(body: unknown, status = 200): Reply {
   return { status, body };
 }
 
-export function pagination(page: number, limit: number, total: number): Pagination {
-  return { page, limit, total, totalPages: Math.ceil(total / limit) };
+/** The paging of a list: `total` is a plain count (exact), or a counted total that may be an estimate (D31). */
+export function pagination(page: number, limit: number, total: number | { total: number; exact: boolean }): Pagination {
+  const { total: count, exact } = typeof total === 'number' ? { total, exact: true } : total;
+  return { page, limit, total: count, totalPages: Math.ceil(count / limit), totalExact: exact };
 }
 
 /** A page or asset sent as is, with its own content type and caching headers. */

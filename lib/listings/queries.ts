@@ -1,8 +1,12 @@
-import { and, arrayOverlaps, count, desc, eq, getTableColumns, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayOverlaps, eq, getTableColumns, gte, lte, sql, type SQL } from 'drizzle-orm';
+import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { categories, listings, users } from '../db/schema.js';
 import { offsetOf, type PageQuery } from '../http/common-schemas.js';
+import { countAgentListings, countListings } from './kept-totals.js';
+import { newestFirstPage, type NewestFirstSearch } from './newest-first.js';
 import type { ListingListQuery } from './schema.js';
+import { textMatches } from './text-search.js';
 
 export type ListingRow = typeof listings.$inferSelect;
 export type NewListing = typeof listings.$inferInsert;
@@ -93,55 +97,71 @@ export async function imagesInUse(tx: Executor, refs: readonly string[]): Promis
   return refs.filter((ref) => holders.some((holder) => holder.images.includes(ref)));
 }
 
-/** A substring pattern for ILIKE in which the caller's `%`, `_` and `\` match themselves. */
-function containsPattern(value: string): string {
-  return `%${value.replace(/[\\%_]/g, '\\$&')}%`;
-}
-
-function listConditions(filters: ListingListQuery, agentId: string | undefined): SQL | undefined {
-  const conditions: Array<SQL | undefined> = [
-    agentId === undefined ? undefined : eq(listings.agentId, agentId),
-    filters.status === undefined ? undefined : eq(listings.status, filters.status),
-    filters.categoryId === undefined ? undefined : eq(listings.categoryId, filters.categoryId),
+/**
+ * A newest-first search over listings, split as newestFirstPage() reads it: what an index serves in
+ * order, what is checked per row, and what the kept totals count.
+ */
+function listSearch(executor: Executor, filters: ListingListQuery, agentId: string | undefined): Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted'> {
+  const { status, categoryId } = filters;
+  const rowFilters: Array<SQL | undefined> = [
     filters.minPrice === undefined ? undefined : gte(listings.price, filters.minPrice),
     filters.maxPrice === undefined ? undefined : lte(listings.price, filters.maxPrice),
     filters.city === undefined ? undefined : sql`lower(${listings.city}) = lower(${filters.city})`,
     filters.neighborhood === undefined ? undefined : sql`lower(${listings.neighborhood}) = lower(${filters.neighborhood})`,
-  ];
-  if (filters.search !== undefined) {
-    const pattern = containsPattern(filters.search);
-    conditions.push(or(ilike(listings.title, pattern), ilike(listings.description, pattern)));
+    filters.search === undefined ? undefined : textMatches(filters.search),
+  ].filter((condition) => condition !== undefined);
+  const byStatus = status === undefined ? undefined : eq(listings.status, status);
+  const byCategory = categoryId === undefined ? undefined : eq(listings.categoryId, categoryId);
+
+  if (agentId !== undefined) {
+    // An agent's own listings, from their index; status and category are checked per row.
+    const checked = and(byStatus, byCategory, ...rowFilters);
+    return {
+      indexed: eq(listings.agentId, agentId),
+      indexedCount: () => countAgentListings(executor, agentId),
+      checked,
+      keptTotal: categoryId === undefined && rowFilters.length === 0 ? () => countAgentListings(executor, agentId, status) : undefined,
+    };
   }
-  return and(...conditions);
+  // A category's listings of one status come from their own index; a category over every status
+  // is checked on the newest-first walk, where it is common enough.
+  const indexed = byStatus && byCategory ? and(byStatus, byCategory) : byStatus;
+  const checked = and(byStatus && byCategory ? undefined : byCategory, ...rowFilters);
+  return {
+    indexed,
+    indexedCount: () => countListings(executor, { status, categoryId: byStatus && byCategory ? categoryId : undefined }),
+    checked,
+    keptTotal: rowFilters.length === 0 ? () => countListings(executor, { status, categoryId }) : undefined,
+  };
 }
 
-/**
- * One page of the listings matching `where`, newest first (read in the order of the
- * `("createdAt" DESC, id DESC)` indexes), and how many match: two statements run together.
- */
-export async function pageOfListingDetails(
+/** A dynamic select of listings with their category and agent, for newestFirstPage(). */
+function listingDetailRows(source: Pick<Executor, 'select'>, matched: SQL<number | null>) {
+  return source
+    .select({ ...listingDetailColumns, matched })
+    .from(listings)
+    .innerJoin(categories, eq(categories.id, listings.categoryId))
+    .leftJoin(users, eq(users.id, listings.agentId))
+    .$dynamic();
+}
+
+/** One page of the search, newest first, and how many match (D31: exact, or a flagged estimate). */
+export function pageOfListingDetails(
   executor: Executor,
-  where: SQL | undefined,
+  search: Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted'>,
   page: PageQuery,
-): Promise<{ rows: ListingDetailRow[]; total: number }> {
-  const [rows, [counted]] = await Promise.all([
-    selectListingDetails(executor)
-      .where(where)
-      .orderBy(desc(listings.createdAt), desc(listings.id))
-      .limit(page.limit)
-      .offset(offsetOf(page)),
-    executor.select({ total: count() }).from(listings).where(where),
-  ]);
-  return { rows, total: counted?.total ?? 0 };
+): Promise<{ rows: ListingDetailRow[]; total?: MatchedTotal }> {
+  return newestFirstPage(executor, { ...search, offset: offsetOf(page), limit: page.limit, counted: true }, listingDetailRows);
 }
 
 /** One page of listings matching the filters; `agentId` limits it to one agent's listings. */
-export function listListingDetails(
+export async function listListingDetails(
   executor: Executor,
   filters: ListingListQuery,
   agentId: string | undefined,
-): Promise<{ rows: ListingDetailRow[]; total: number }> {
-  return pageOfListingDetails(executor, listConditions(filters, agentId), filters);
+): Promise<{ rows: ListingDetailRow[]; total: MatchedTotal }> {
+  const { rows, total } = await pageOfListingDetails(executor, listSearch(executor, filters, agentId), filters);
+  return { rows, total: total! };
 }
 
 /** Counts a detail view atomically and returns the new count, or undefined when the listing is gone. */

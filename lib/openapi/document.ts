@@ -1,4 +1,5 @@
 import packageJson from '../../package.json' with { type: 'json' };
+import { EXACT_TOTAL_LIMIT } from '../db/bounded-total.js';
 import { HTTP_METHODS, type Endpoint, type HttpMethod } from '../http/route.js';
 import { requestJsonSchema, type JsonSchema } from './json-schema.js';
 import { OPERATION_NOTES, type OperationNotes } from './operations.js';
@@ -77,8 +78,17 @@ const SUCCESS_SCHEMAS: Record<string, OpenApiObject> = {
   Acknowledgement: { type: 'object', required: ['success'], properties: { success: { const: true } } },
   Pagination: {
     type: 'object',
-    required: ['page', 'limit', 'total', 'totalPages'],
-    properties: { page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, totalPages: { type: 'integer' } },
+    required: ['page', 'limit', 'total', 'totalPages', 'totalExact'],
+    properties: {
+      page: { type: 'integer' },
+      limit: { type: 'integer', description: 'The limit applied: the one asked for, capped to the list maximum.' },
+      total: {
+        type: 'integer',
+        description: `Matching items. Exact up to ${EXACT_TOTAL_LIMIT.toLocaleString('en-US')} matches, and always exact where kept totals answer (no filter, or only status, category, agent or commission filters). Past that bound a filtered list gives the database planner's estimate, never below the bound, and totalExact is false.`,
+      },
+      totalPages: { type: 'integer', description: 'ceil(total / limit); an estimate too when totalExact is false.' },
+      totalExact: { type: 'boolean', description: 'False when total is an estimate (a broad text search, say); true otherwise.' },
+    },
   },
   Health: {
     type: 'object',

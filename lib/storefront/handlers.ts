@@ -1,3 +1,4 @@
+import { categoryRulesOf } from '../categories/rules-cache.js';
 import { getDb } from '../db/client.js';
 import { notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
@@ -32,7 +33,8 @@ function filtersOf(query: PublicListingsQuery): PublicListingFilters {
 export async function listPublicListings({ query }: Input<{ query: typeof PublicListingsQuery }>): Promise<Reply> {
   const db = await getDb();
   const { rows, total } = await findPublicListings(db, filtersOf(query), { limit: query.limit, page: query.page });
-  const items = rows.map(publicListingPresenter);
+  const rules = await categoryRulesOf(db, rows);
+  const items = rows.map((row) => publicListingPresenter({ ...row, categoryRules: rules.get(row.categoryId)! }));
   if (query.page === undefined || total === undefined) return ok(items);
   return paginated(items, pagination(query.page, query.limit, total));
 }

@@ -1,7 +1,11 @@
-import { and, count, desc, eq, gte, ilike, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, arrayContains, eq, gte, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { publicProfileColumns } from '../auth/presenter.js';
+import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Database, Executor } from '../db/client.js';
 import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
+import { countListings } from '../listings/kept-totals.js';
+import { newestFirstPage } from '../listings/newest-first.js';
+import { textMatches } from '../listings/text-search.js';
 
 export interface PublicListingFilters {
   /** A category's display name or code, matched case-insensitively. */
@@ -35,12 +39,7 @@ const shownListingColumns = {
   categoryId: listings.categoryId,
 };
 
-const publicListingColumns = {
-  ...shownListingColumns,
-  categoryDisplayName: categories.displayName,
-  categoryRules: categories.schemaRules,
-};
-
+/** A storefront listing with its category's name and rules (whose order the presenter shows attributes in). */
 export interface PublicListingRow {
   id: string;
   title: string;
@@ -52,16 +51,11 @@ export interface PublicListingRow {
   images: string[];
   categoryId: string;
   categoryDisplayName: string;
-  /** The category's rules, whose order the presenter shows attributes in. */
   categoryRules: SchemaRule[];
 }
 
-/** Matches the `("status", "createdAt" DESC, id DESC)` index, so a page is read in index order rather than sorted. */
-const newestFirst = desc(listings.createdAt);
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, '\\$&');
-}
+/** A row of a storefront page: the category's rules come from categoryRulesOf(), by version. */
+export type PublicListingPageRow = Omit<PublicListingRow, 'categoryRules'> & { categoryVersion: Date };
 
 function categoryMatches(nameOrDisplayName: string | SQLWrapper): SQL {
   return or(
@@ -70,105 +64,65 @@ function categoryMatches(nameOrDisplayName: string | SQLWrapper): SQL {
   )!;
 }
 
+/**
+ * The id of the category a storefront `category` filter names, as a scalar subquery (null when
+ * none does, which matches nothing): a display name match wins over a code match. Compared with
+ * `=`, it lets a category's pages be read newest first from its own index.
+ */
+function categoryNamed(nameOrDisplayName: string): SQL<string | null> {
+  return sql<string | null>`(select ${categories.id} from ${categories} where ${categoryMatches(nameOrDisplayName)}
+    order by lower(${categories.displayName}) = lower(${nameOrDisplayName}) desc, ${categories.name} limit 1)`;
+}
+
 /** The listing's amenities as lowercased text, whether stored as an array or a comma-separated string. */
 const amenitiesOfListing = sql`(case jsonb_typeof(${listings.attributes} -> 'amenities')
   when 'array' then array(select lower(btrim(item)) from jsonb_array_elements_text(${listings.attributes} -> 'amenities') as item)
   when 'string' then array(select lower(btrim(item)) from unnest(string_to_array(${listings.attributes} ->> 'amenities', ',')) as item)
   else array[]::text[] end)`;
 
-/**
- * The filters as a statement shape (which filters are present) and the values it runs with. The
- * shape's conditions take their values from placeholders, so each shape is prepared only once.
- */
-function publicListingStatement(filters: PublicListingFilters, { limit, page }: PublicListingsPage) {
-  const conditions: SQL[] = [eq(listings.status, 'AVAILABLE')];
-  const values: Record<string, unknown> = { limit, offset: ((page ?? 1) - 1) * limit };
-  const shape: string[] = [page === undefined ? 'list' : 'page'];
-  if (filters.category) {
-    conditions.push(categoryMatches(sql.placeholder('category')));
-    values.category = filters.category;
-  }
-  if (filters.text) {
-    const pattern = sql.placeholder('pattern');
-    conditions.push(or(ilike(listings.title, pattern), ilike(listings.description, pattern))!);
-    values.pattern = `%${escapeLike(filters.text)}%`;
-  }
-  if (filters.priceMin !== undefined) {
-    conditions.push(gte(listings.price, sql.placeholder('priceMin')));
-    values.priceMin = filters.priceMin;
-  }
-  if (filters.priceMax !== undefined) {
-    conditions.push(lte(listings.price, sql.placeholder('priceMax')));
-    values.priceMax = filters.priceMax;
-  }
+/** The conditions checked on each candidate row: everything but status and category. */
+function checkedConditions(filters: PublicListingFilters): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filters.text) conditions.push(textMatches(filters.text));
+  if (filters.priceMin !== undefined) conditions.push(gte(listings.price, filters.priceMin));
+  if (filters.priceMax !== undefined) conditions.push(lte(listings.price, filters.priceMax));
   if (filters.attributes.length > 0) {
-    // One containment test on listing_attribute_terms() (every attribute as lower-cased text),
-    // served by a GIN index over available listings.
-    conditions.push(sql`listing_attribute_terms(${listings.attributes}) @> ${sql.placeholder('attributes')}::jsonb`);
-    values.attributes = JSON.stringify(Object.fromEntries(filters.attributes.map(([name, value]) => [name.toLowerCase(), value.toLowerCase()])));
+    // One containment on the stored `name=value` terms, served by a GIN index over available listings.
+    const terms = filters.attributes.map(([name, value]) => `${name.toLowerCase()}=${value.toLowerCase()}`);
+    conditions.push(arrayContains(listings.attributeTerms, terms));
   }
-  if (filters.amenities.length > 0) {
-    conditions.push(sql`${amenitiesOfListing} @> ${sql.placeholder('amenities')}::text[]`);
-    values.amenities = filters.amenities;
-  }
-  shape.push(...Object.keys(values).filter((key) => key !== 'limit' && key !== 'offset'));
-  return { where: and(...conditions)!, values, shape: shape.join('_') };
-}
-
-function selectPublicListings(executor: Executor, where: SQL, paged: boolean) {
-  return executor
-    .select({
-      ...publicListingColumns,
-      total: (paged ? sql<number>`count(*) over()` : sql<number | null>`null`).mapWith(Number),
-    })
-    .from(listings)
-    .innerJoin(categories, eq(categories.id, listings.categoryId))
-    .where(where)
-    .orderBy(newestFirst, desc(listings.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'));
-}
-
-/** Storefront pages are the busiest statements: each filter shape is prepared once per database. */
-const preparedPages = new WeakMap<Executor, Map<string, ReturnType<ReturnType<typeof selectPublicListings>['prepare']>>>();
-
-function preparedPage(executor: Executor, shape: string, where: SQL, paged: boolean) {
-  let byShape = preparedPages.get(executor);
-  if (!byShape) {
-    byShape = new Map();
-    preparedPages.set(executor, byShape);
-  }
-  let prepared = byShape.get(shape);
-  if (!prepared) {
-    prepared = selectPublicListings(executor, where, paged).prepare(`public_listings_${shape}`);
-    byShape.set(shape, prepared);
-  }
-  return prepared;
+  if (filters.amenities.length > 0) conditions.push(sql`${amenitiesOfListing} @> ${sql.param(filters.amenities)}::text[]`);
+  return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
 /**
- * Available listings matching the filters, newest first, in one query. The total comes from a
- * window count when a page is asked for; a page past the end has no row to carry it, so only
- * then is it counted apart.
+ * Available listings matching the filters, newest first, and (with a page) how many match: exact
+ * from the kept totals for a category or none, and for few matches; an estimate, flagged, for
+ * broad row filters (D31). See newestFirstPage() for how each kind is read.
  */
 export async function findPublicListings(
   executor: Executor,
   filters: PublicListingFilters,
   page: PublicListingsPage,
-): Promise<{ rows: PublicListingRow[]; total?: number }> {
-  const { where, values, shape } = publicListingStatement(filters, page);
-  const paged = page.page !== undefined;
-  const rows = await preparedPage(executor, shape, where, paged).execute(values);
-  if (!paged) return { rows };
-  if (rows.length > 0) return { rows, total: rows[0]!.total ?? 0 };
-  if (page.page === 1) return { rows, total: 0 };
-  const [counted] = await executor
-    .select({ total: count() })
-    .from(listings)
-    .innerJoin(categories, eq(categories.id, listings.categoryId))
-    .where(where)
-    .execute(values);
-  return { rows, total: counted?.total ?? 0 };
+): Promise<{ rows: PublicListingPageRow[]; total?: MatchedTotal }> {
+  const categoryId = filters.category ? categoryNamed(filters.category) : undefined;
+  return newestFirstPage(
+    executor,
+    {
+      indexed: and(eq(listings.status, 'AVAILABLE'), categoryId === undefined ? undefined : eq(listings.categoryId, categoryId)),
+      indexedCount: () => countListings(executor, { status: 'AVAILABLE', categoryId }),
+      checked: checkedConditions(filters),
+      offset: ((page.page ?? 1) - 1) * page.limit,
+      limit: page.limit,
+      counted: page.page !== undefined,
+    },
+    (source, matched) =>
+      source
+        .select({ ...shownListingColumns, categoryDisplayName: categories.displayName, categoryVersion: categories.updatedAt, matched })
+        .from(listings)
+        .innerJoin(categories, eq(categories.id, listings.categoryId))
+        .$dynamic(),
+  );
 }
 
 export interface PublicAgentRow {

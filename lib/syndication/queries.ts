@@ -1,4 +1,5 @@
-import { and, count, desc, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { boundedTotal, type MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings, syndicationLogs, type SyndicationAction, type SyndicationStatus } from '../db/schema.js';
 import { offsetOf } from '../http/common-schemas.js';
@@ -135,14 +136,14 @@ export async function findLogWithListing(executor: Executor, id: string): Promis
 }
 
 /** A page of log entries, newest first; `agentId` limits them to that agent's listings. */
-export async function listLogs(executor: Executor, filter: LogsFilter, agentId: string | undefined): Promise<{ rows: LogWithListing[]; total: number }> {
+export async function listLogs(executor: Executor, filter: LogsFilter, agentId: string | undefined): Promise<{ rows: LogWithListing[]; total: MatchedTotal }> {
   const conditions: SQL[] = [];
   if (filter.status) conditions.push(eq(syndicationLogs.status, filter.status));
   if (filter.action) conditions.push(eq(syndicationLogs.action, filter.action));
   if (filter.listingId) conditions.push(eq(syndicationLogs.listingId, filter.listingId));
   if (agentId) conditions.push(eq(listings.agentId, agentId));
   const where = conditions.length > 0 ? and(...conditions) : undefined;
-  const [rows, [totals]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     executor
       .select({ log: syndicationLogs, listing: { id: listings.id, title: listings.title, agentId: listings.agentId } })
       .from(syndicationLogs)
@@ -151,7 +152,7 @@ export async function listLogs(executor: Executor, filter: LogsFilter, agentId: 
       .orderBy(desc(syndicationLogs.runAt), desc(syndicationLogs.id))
       .limit(filter.limit)
       .offset(offsetOf(filter)),
-    executor.select({ total: count() }).from(syndicationLogs).innerJoin(listings, eq(listings.id, syndicationLogs.listingId)).where(where),
+    boundedTotal(executor, executor.select({ id: syndicationLogs.id }).from(syndicationLogs).innerJoin(listings, eq(listings.id, syndicationLogs.listingId)).where(where)),
   ]);
-  return { rows, total: totals?.total ?? 0 };
+  return { rows, total };
 }

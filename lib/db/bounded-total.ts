@@ -1,0 +1,43 @@
+import { sql, type SQLWrapper } from 'drizzle-orm';
+import type { Executor } from './client.js';
+
+/** How many rows matched, and whether that is the exact number or an estimate (D31). */
+export interface MatchedTotal {
+  total: number;
+  exact: boolean;
+}
+
+/**
+ * The most matches a list counts one by one. Past it, counting would read every match (hundreds of
+ * thousands for a broad text search) for a figure no shopper reads exactly, as search engines say.
+ */
+export const EXACT_TOTAL_LIMIT = 10_000;
+
+interface PlanNode {
+  Plan: { 'Plan Rows': number };
+}
+
+/** The planner's estimate of the rows of `statement`, from its statistics, without running it. */
+async function estimatedRows(executor: Executor, statement: SQLWrapper): Promise<number> {
+  // Every driver (node-postgres, Neon, PGlite) answers raw statements with `{ rows }`, JSON parsed.
+  const { rows } = (await executor.execute(sql`explain (format json) ${statement}`)) as unknown as {
+    rows: Array<{ 'QUERY PLAN': PlanNode[] | string }>;
+  };
+  const plan = rows[0]!['QUERY PLAN'];
+  const [node] = typeof plan === 'string' ? (JSON.parse(plan) as PlanNode[]) : plan;
+  return Math.round(node!.Plan['Plan Rows']);
+}
+
+/**
+ * The rows `matching` (a select of the matching rows) returns: counted exactly up to
+ * EXACT_TOTAL_LIMIT, so the cost is bounded whatever the filter; beyond it, the planner's estimate
+ * (never below the limit), flagged as not exact.
+ */
+export async function boundedTotal(executor: Executor, matching: SQLWrapper): Promise<MatchedTotal> {
+  const { rows } = (await executor.execute(
+    sql`select count(*)::int as total from (${matching} limit ${sql.raw(String(EXACT_TOTAL_LIMIT + 1))}) as matching`,
+  )) as unknown as { rows: Array<{ total: number }> };
+  const total = Number(rows[0]?.total ?? 0);
+  if (total <= EXACT_TOTAL_LIMIT) return { total, exact: true };
+  return { total: Math.max(await estimatedRows(executor, matching), EXACT_TOTAL_LIMIT + 1), exact: false };
+}

@@ -1,0 +1,180 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { WALK_WINDOW } from '../lib/listings/newest-first.js';
+import { insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
+import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { useTestServer } from './support/test-server.js';
+
+/**
+ * Every list answered by the service is compared with the straightforward statement over the same
+ * rows (filters written the obvious way, every match sorted newest first): the same ids in the same
+ * order, and the same total, or an estimate flagged as one. The store holds more available
+ * listings than a page search walks (WALK_WINDOW), so every way a page is read is taken.
+ */
+const LISTINGS = 20_000;
+
+const server = useTestServer();
+const api = server.api;
+let admin: TestUser;
+let agent: TestUser;
+let phonesId: string;
+let laptopsId: string;
+
+async function rows<T>(query: SQL): Promise<T[]> {
+  return ((await server.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+beforeAll(async () => {
+  admin = await buildAdmin(server.db);
+  agent = await buildAgent(server.db);
+  const others = await Promise.all([buildAgent(server.db), buildAgent(server.db)]);
+  await withDerivedDataDeferred(server.db, () =>
+    insertGeneratedListings(server.db, { total: LISTINGS, seed: 7, agentIds: [agent.id, ...others.map((other) => other.id)] }),
+  );
+  await server.db.execute(sql`analyze listings`);
+  const [phones, laptops] = await rows<{ id: string }>(sql`select id from categories where name in ('PHONES', 'LAPTOPS') order by name desc`);
+  phonesId = phones!.id;
+  laptopsId = laptops!.id;
+}, 180_000);
+
+/** The ids of every listing matching `where`, newest first, as the obvious statement finds them. */
+async function straightforward(where: SQL): Promise<string[]> {
+  const found = await rows<{ id: string }>(sql`select l.id from listings l join categories c on c.id = l."categoryId"
+    where ${where} order by l."createdAt" desc, l.id desc`);
+  return found.map((row) => row.id);
+}
+
+const available = sql`l.status = 'AVAILABLE'`;
+const contains = (text: string) => sql`(l.title ilike ${`%${text}%`} or l.description ilike ${`%${text}%`})`;
+const attribute = (name: string, value: string) => sql`lower(l.attributes ->> ${name}) = lower(${value})`;
+
+interface Answer {
+  status: number;
+  body: { data: Array<{ id: string }>; pagination?: { page: number; limit: number; total: number; totalPages: number; totalExact: boolean } };
+}
+
+/** The answer holds the expected page of `all`, and a total that is exact or flagged as an estimate. */
+function expectPage(answer: Answer, all: string[], page: number | undefined, limit: number): void {
+  expect(answer.status).toBe(200);
+  const offset = ((page ?? 1) - 1) * limit;
+  expect(answer.body.data.map((item) => item.id)).toEqual(all.slice(offset, offset + limit));
+  if (page === undefined) {
+    expect(answer.body.pagination).toBeUndefined();
+    return;
+  }
+  const { total, totalExact, totalPages } = answer.body.pagination!;
+  expect(totalPages).toBe(Math.ceil(total / limit));
+  if (totalExact) expect(total).toBe(all.length);
+  else expect(Math.abs(total - all.length) / all.length).toBeLessThan(0.5);
+}
+
+describe('the store used by these tests', () => {
+  it('holds more available listings than a page search walks', async () => {
+    const [available] = await rows<{ count: number }>(sql`select count(*)::int as count from listings where status = 'AVAILABLE'`);
+    expect(available!.count).toBeGreaterThan(WALK_WINDOW);
+  });
+});
+
+describe('GET /api/public/listings at scale matches the straightforward statement', () => {
+  const cases: Array<[query: string, where: () => SQL]> = [
+    ['', () => available],
+    ['category=Phones', () => sql`${available} and lower(c."displayName") = 'phones'`],
+    ['category=laptops', () => sql`${available} and lower(c.name) = 'laptops'`],
+    ['q=surface', () => sql`${available} and ${contains('surface')}`],
+    ['q=Surface&brand=Dell', () => sql`${available} and ${contains('surface')} and ${attribute('brand', 'Dell')}`],
+    ['q=pro&brand=dell', () => sql`${available} and ${contains('pro')} and ${attribute('brand', 'dell')}`],
+    ['q=ipad&category=Phones', () => sql`${available} and ${contains('ipad')} and lower(c."displayName") = 'phones'`],
+    ['brand=apple', () => sql`${available} and ${attribute('brand', 'apple')}`],
+    ['brand=Garmin&q=fenix', () => sql`${available} and ${attribute('brand', 'Garmin')} and ${contains('fenix')}`],
+    ['priceMax=20', () => sql`${available} and l.price <= 20`],
+    ['priceMin=100&priceMax=120', () => sql`${available} and l.price >= 100 and l.price <= 120`],
+    ['q=galaxy&storage=256GB&priceMax=800', () => sql`${available} and ${contains('galaxy')} and ${attribute('storage', '256GB')} and l.price <= 800`],
+    ['category=Phones&brand=samsung&condition=Brand%20New', () =>
+      sql`${available} and lower(c."displayName") = 'phones' and ${attribute('brand', 'samsung')} and ${attribute('condition', 'Brand New')}`],
+  ];
+
+  for (const [query, where] of cases) {
+    it(`answers ${query || 'no filter'} alike, without and with pages`, async () => {
+      const all = await straightforward(where());
+      const join = query ? `${query}&` : '';
+      expectPage(await api.get(`/api/public/listings?${join}limit=50`), all, undefined, 50);
+      for (const page of [1, 3, Math.max(1, Math.ceil(all.length / 50))]) {
+        expectPage(await api.get(`/api/public/listings?${join}limit=50&page=${page}`), all, page, 50);
+      }
+      expectPage(await api.get(`/api/public/listings?${join}limit=50&page=500`), all, 500, 50);
+    });
+  }
+});
+
+describe('GET /api/listings at scale matches the straightforward statement', () => {
+  const everything = sql`true`;
+  const cases: Array<[query: string, where: () => SQL]> = [
+    ['', () => everything],
+    ['status=SOLD', () => sql`l.status = 'SOLD'`],
+    ['categoryId=<laptops>', () => sql`l."categoryId" = ${laptopsId}`],
+    ['status=AVAILABLE&categoryId=<phones>', () => sql`l.status = 'AVAILABLE' and l."categoryId" = ${phonesId}`],
+    ['search=surface', () => contains('surface')],
+    ['search=xps&status=PENDING', () => sql`${contains('xps')} and l.status = 'PENDING'`],
+    ['minPrice=100&maxPrice=200', () => sql`l.price >= 100 and l.price <= 200`],
+    ['city=Nairobi&neighborhood=westlands', () => sql`lower(l.city) = 'nairobi' and lower(l.neighborhood) = 'westlands'`],
+  ];
+  const withIds = (query: string) => query.replace('<laptops>', laptopsId).replace('<phones>', phonesId);
+
+  for (const [query, where] of cases) {
+    it(`answers ${query || 'no filter'} alike for an administrator`, async () => {
+      const all = await straightforward(where());
+      for (const page of [1, 2, Math.max(1, Math.ceil(all.length / 20))]) {
+        expectPage(await api.get(`/api/listings?${withIds(query)}&page=${page}`, { token: admin.token }), all, page, 20);
+      }
+    });
+
+    it(`answers ${query || 'no filter'} alike for an agent, over their own listings`, async () => {
+      const all = await straightforward(sql`${where()} and l."agentId" = ${agent.id}`);
+      for (const page of [1, Math.max(1, Math.ceil(all.length / 20))]) {
+        expectPage(await api.get(`/api/listings?${withIds(query)}&page=${page}`, { token: agent.token }), all, page, 20);
+      }
+    });
+  }
+});
+
+describe('counts read from kept totals at scale', () => {
+  it('gives commission listings and their exact totals', async () => {
+    for (const [query, where] of [
+      ['commissionFilter=set', sql`l."commissionPercent" is not null`],
+      ['commissionFilter=unset&status=SOLD', sql`l."commissionPercent" is null and l.status = 'SOLD'`],
+      ['', sql`true`],
+    ] as const) {
+      const all = await straightforward(where);
+      const answer = await api.get(`/api/commissions/listings?${query}&page=7`, { token: admin.token });
+      expectPage(answer, all, 7, 20);
+      expect(answer.body.pagination.totalExact).toBe(true);
+    }
+  });
+
+  it('sums the commission summary as the listings do', async () => {
+    const [expected] = await rows(sql`select count(*)::int as "totalListings",
+      coalesce(round(avg("commissionPercent"), 2), 0)::float as "totalCommissionPercent",
+      coalesce(round(sum(price * "commissionPercent" / 100), 2), 0)::float as "totalEstimatedRevenue",
+      coalesce(round(sum(price * "commissionPercent" / 100) filter (where status = 'SOLD'), 2), 0)::float as "collectedCommission",
+      coalesce(round(sum(price * "commissionPercent" / 100) filter (where status in ('AVAILABLE', 'PENDING')), 2), 0)::float as "pendingCommission"
+      from listings where "commissionPercent" is not null`);
+    const answer = await api.get('/api/commissions/summary', { token: admin.token });
+    expect(answer.body.data).toEqual(expected);
+  });
+
+  it('counts each category and each agent as the listings do', async () => {
+    const perCategory = await rows<{ id: string; count: number }>(sql`select c.id, count(l.id)::int as count from categories c left join listings l on l."categoryId" = c.id group by c.id`);
+    const categories = await api.get('/api/categories');
+    for (const { id, count } of perCategory) {
+      expect(categories.body.data.find((category: { id: string }) => category.id === id)).toMatchObject({ listingCount: count, _count: { listings: count } });
+    }
+    const one = await api.get(`/api/categories/${phonesId}`);
+    expect(one.body.data.listingCount).toBe(perCategory.find((category) => category.id === phonesId)!.count);
+
+    const perAgent = await rows<{ id: string; count: number }>(sql`select u.id, count(l.id)::int as count from users u left join listings l on l."agentId" = u.id where u.role = 'AGENT' group by u.id`);
+    const agents = await api.get('/api/auth/agents?limit=100', { token: admin.token });
+    for (const { id, count } of perAgent) {
+      expect(agents.body.data.find((listed: { id: string }) => listed.id === id)).toMatchObject({ listingCount: count });
+    }
+  });
+});
