@@ -48,6 +48,22 @@ describe('GET /api/auth/agents', () => {
     expect(response.text).not.toContain('a'.repeat(64));
   });
 
+  it("answers an agent's profile image as an absolute URL on API_BASE_URL, and an image host's URL as it is (D38)", async () => {
+    const local = await buildAgent(server.db);
+    const hosted = await buildAgent(server.db);
+    const hostedImage = 'https://res.cloudinary.com/shop/image/upload/v1/brostechnology/listings/agent.webp';
+    await server.db.update(users).set({ profileImage: '/uploads/agent-face.webp' }).where(eq(users.id, local.id));
+    await server.db.update(users).set({ profileImage: hostedImage }).where(eq(users.id, hosted.id));
+
+    const response = await api.get('/api/auth/agents?limit=100', { token: admin.token });
+    expect(response.status).toBe(200);
+    const imageOf = (id: string) => response.body.data.find((agent: { id: string }) => agent.id === id).profileImage;
+    expect(imageOf(local.id)).toBe(`${server.baseUrl}/uploads/agent-face.webp`);
+    expect(imageOf(hosted.id)).toBe(hostedImage);
+    const [row] = await server.db.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, local.id));
+    expect(row!.profileImage).toBe('/uploads/agent-face.webp');
+  });
+
   it('pages with page and limit', async () => {
     await server.db.delete(users).where(eq(users.role, 'AGENT'));
     for (let i = 0; i < 5; i += 1) await buildAgent(server.db);

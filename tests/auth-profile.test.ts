@@ -173,19 +173,33 @@ describe('PUT /api/auth/me: errors', () => {
     const first = await api.put('/api/auth/me', { token: agent.token, form: imageForm({ name: 'With Picture' }, [{ field: 'profileImage', bytes: await largeJpeg() }]) });
     expect(first.status).toBe(200);
     expect(first.body.data.name).toBe('With Picture');
-    expect(first.body.data.profileImage).toMatch(/^\/uploads\/[0-9a-f-]{36}\.webp$/);
-    const served = await api.get(first.body.data.profileImage);
+    const firstStored = (await stored(agent)).profileImage!;
+    expect(firstStored).toMatch(/^\/uploads\/[0-9a-f-]{36}\.webp$/);
+    expect(first.body.data.profileImage).toBe(`${server.baseUrl}${firstStored}`);
+    const served = await fetch(first.body.data.profileImage);
     expect(served.headers.get('content-type')).toBe('image/webp');
-    const firstFile = path.basename(first.body.data.profileImage);
+    const firstFile = path.basename(firstStored);
     const info = await imageInfo(fs.readFileSync(path.join(server.uploadDir, firstFile)));
     expect(info).toMatchObject({ format: 'webp', width: 1200 });
 
     const second = await api.put('/api/auth/me', { token: agent.token, form: imageForm({}, [{ field: 'profileImage', bytes: await smallPng(), type: 'image/png', name: 'me.png' }]) });
     expect(second.status).toBe(200);
     expect(second.body.data.profileImage).not.toBe(first.body.data.profileImage);
-    expect((await stored(agent)).profileImage).toBe(second.body.data.profileImage);
+    expect(`${server.baseUrl}${(await stored(agent)).profileImage}`).toBe(second.body.data.profileImage);
     expect(storedFiles(server.uploadDir)).not.toContain(firstFile);
     expect(storedFiles(server.uploadDir)).toContain(path.basename(second.body.data.profileImage));
+  });
+
+  it('answers the profile image as an absolute URL on API_BASE_URL, in the profile read as in the write (D38)', async () => {
+    const agent = await buildAgent(server.db);
+    const written = await api.put('/api/auth/me', { token: agent.token, form: imageForm({}, [{ field: 'profileImage', bytes: await smallPng(), type: 'image/png' }]) });
+    expect(written.status).toBe(200);
+    const storedImage = (await stored(agent)).profileImage!;
+    const read = await api.get('/api/auth/me', { token: agent.token });
+    expect(read.status).toBe(200);
+    expect(read.body.data.profileImage).toBe(`${server.baseUrl}${storedImage}`);
+    expect(written.body.data.profileImage).toBe(read.body.data.profileImage);
+    expect((await fetch(read.body.data.profileImage)).status).toBe(200);
   });
 
   it('refuses a profile image that is not an image, or over 5 MB, and stores nothing', async () => {

@@ -55,6 +55,9 @@ async function storedImagesOf(id: string): Promise<string[]> {
 
 const fileNames = (refs: string[]) => refs.map((ref) => path.basename(ref)).sort();
 
+/** A local image as answers show it: absolute on API_BASE_URL, here the test server's URL (D38). */
+const answered = (ref: string) => `${server.baseUrl}${ref}`;
+
 async function createWithImages(title: string, files: Buffer[]): Promise<{ id: string; images: string[] }> {
   const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields(title), files) });
   expect(response.status).toBe(201);
@@ -77,16 +80,17 @@ async function failWritesOfTitle(title: string): Promise<void> {
 }
 
 describe('image processing', () => {
-  it('stores uploads as WebP at most 1200 px wide, served from /uploads', async () => {
+  it('stores uploads as WebP at most 1200 px wide under /uploads, and answers their absolute URLs', async () => {
     const listing = await createWithImages('Processed', [photo, png]);
     expect(listing.images).toHaveLength(2);
-    for (const ref of listing.images) expect(ref).toMatch(/^\/uploads\/[0-9a-f-]{36}\.webp$/);
-    expect(await storedImagesOf(listing.id)).toEqual(listing.images);
+    const stored = await storedImagesOf(listing.id);
+    for (const ref of stored) expect(ref).toMatch(/^\/uploads\/[0-9a-f-]{36}\.webp$/);
+    expect(stored.map(answered)).toEqual(listing.images);
     expect(storedFiles(server.uploadDir)).toEqual(fileNames(listing.images));
 
     const [large, small] = await Promise.all(
-      listing.images.map(async (ref) => {
-        const response = await fetch(`${server.baseUrl}${ref}`);
+      listing.images.map(async (url) => {
+        const response = await fetch(url);
         expect(response.status).toBe(200);
         expect(response.headers.get('content-type')).toBe('image/webp');
         return imageInfo(Buffer.from(await response.arrayBuffer()));
@@ -241,7 +245,7 @@ describe('updating images (D10)', () => {
     const images: string[] = response.body.data.images;
     expect(images).toHaveLength(3);
     expect(images.slice(0, 2)).toEqual(listing.images);
-    expect(await storedImagesOf(listing.id)).toEqual(images);
+    expect((await storedImagesOf(listing.id)).map(answered)).toEqual(images);
     for (const ref of images) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(true);
   });
 
@@ -256,7 +260,7 @@ describe('updating images (D10)', () => {
     const images: string[] = response.body.data.images;
     expect(images).toHaveLength(3);
     expect(images.slice(0, 2)).toEqual([third, first]);
-    expect(await storedImagesOf(listing.id)).toEqual(images);
+    expect((await storedImagesOf(listing.id)).map(answered)).toEqual(images);
     expect(fs.existsSync(path.join(server.uploadDir, path.basename(second)))).toBe(false);
     for (const ref of images) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(true);
   });
@@ -279,8 +283,65 @@ describe('updating images (D10)', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('existingImages may only list images the listing has');
-    expect(await storedImagesOf(listing.id)).toEqual(listing.images);
+    expect((await storedImagesOf(listing.id)).map(answered)).toEqual(listing.images);
     expect(storedFiles(server.uploadDir)).toEqual(before);
+  });
+
+  it('keeps images named in existingImages as stored, as it keeps them named as answered (D38)', async () => {
+    const listing = await createWithImages('Stored names', [png, png, png]);
+    const [first, second, third] = (await storedImagesOf(listing.id)) as [string, string, string];
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [third, first] } });
+    expect(response.status).toBe(200);
+    expect(response.body.data.images).toEqual([answered(third), answered(first)]);
+    expect(await storedImagesOf(listing.id)).toEqual([third, first]);
+    expect(fs.existsSync(path.join(server.uploadDir, path.basename(second)))).toBe(false);
+
+    const mixed = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [answered(first), third] } });
+    expect(mixed.status).toBe(200);
+    expect(await storedImagesOf(listing.id)).toEqual([first, third]);
+    expect(mixed.body.data.images).toEqual([answered(first), answered(third)]);
+  });
+
+  it("refuses in existingImages another origin's URL of the listing's own image and another listing's image in either form, changing nothing", async () => {
+    const listing = await createWithImages('Guarded images', [png]);
+    const other = await createWithImages('Other images', [png]);
+    const [own] = (await storedImagesOf(listing.id)) as [string];
+    const [othersImage] = (await storedImagesOf(other.id)) as [string];
+    const before = storedFiles(server.uploadDir);
+    const names = [
+      `https://elsewhere.example${own}`,
+      `${server.baseUrl.replace('127.0.0.1', 'localhost')}${own}`,
+      `${answered(own)}?v=1`,
+      `${server.baseUrl}/uploads/../uploads/${path.basename(own)}`,
+      othersImage,
+      answered(othersImage),
+    ];
+    for (const name of names) {
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [name] } });
+      expect(response.status, name).toBe(400);
+      expect(response.body, name).toEqual({
+        success: false,
+        error: 'existingImages may only list images the listing has',
+        details: [{ field: 'existingImages', message: 'is not an image of this listing', received: name }],
+      });
+    }
+    expect(await storedImagesOf(listing.id)).toEqual([own]);
+    expect(await storedImagesOf(other.id)).toEqual([othersImage]);
+    expect(storedFiles(server.uploadDir)).toEqual(before);
+  });
+
+  it('refuses existingImages naming one image twice, once as answered and once as stored, changing nothing', async () => {
+    const listing = await createWithImages('Named twice', [png, png]);
+    const stored = await storedImagesOf(listing.id);
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [answered(stored[0]!), stored[0]] } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      success: false,
+      error: 'existingImages must not list an image twice',
+      details: [{ field: 'existingImages', message: 'names an image already listed', received: stored[0] }],
+    });
+    expect(await storedImagesOf(listing.id)).toEqual(stored);
+    for (const ref of stored) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(true);
   });
 
   it('refuses existingImages that is not a JSON array', async () => {
@@ -296,7 +357,7 @@ describe('updating images (D10)', () => {
     const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: imageForm({}, [png, png, png]) });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('A listing can have at most 10 images: 8 kept and 3 new');
-    expect(await storedImagesOf(listing.id)).toEqual(listing.images);
+    expect((await storedImagesOf(listing.id)).map(answered)).toEqual(listing.images);
     expect(storedFiles(server.uploadDir)).toEqual(before);
   });
 
@@ -319,7 +380,7 @@ describe('updating images (D10)', () => {
     });
     expect(response.status).toBe(422);
     expect(storedFiles(server.uploadDir)).toEqual(before);
-    expect(await storedImagesOf(listing.id)).toEqual(listing.images);
+    expect((await storedImagesOf(listing.id)).map(answered)).toEqual(listing.images);
   });
 
   it("stores no image for an update of another agent's listing", async () => {
@@ -340,7 +401,36 @@ describe('updating images (D10)', () => {
     });
     expect(response.status).toBe(500);
     expect(storedFiles(server.uploadDir)).toEqual(before);
-    expect(await storedImagesOf(listing.id)).toEqual(listing.images);
+    expect((await storedImagesOf(listing.id)).map(answered)).toEqual(listing.images);
+  });
+});
+
+describe('image URLs in answers (D38)', () => {
+  it("answers an administrator's create, detail, list and edit, the commissions list and the storefront with absolute image URLs", async () => {
+    const created = await api.post('/api/listings', { token: admin.token, form: imageForm(listingFields('Admin photos', { agentId: agent.id }), [png, png]) });
+    expect(created.status).toBe(201);
+    const id: string = created.body.data.id;
+    const stored = await storedImagesOf(id);
+    for (const ref of stored) expect(ref).toMatch(/^\/uploads\//);
+    const urls = stored.map(answered);
+    expect(created.body.data.images).toEqual(urls);
+
+    const detail = await api.get(`/api/listings/${id}`, { token: admin.token });
+    expect(detail.body.data.images).toEqual(urls);
+    const list = await api.get('/api/listings?search=Admin%20photos', { token: admin.token });
+    expect(list.body.data.map((item: { id: string; images: string[] }) => [item.id, item.images])).toEqual([[id, urls]]);
+    const commissions = await api.get('/api/commissions/listings?limit=100', { token: admin.token });
+    expect(commissions.body.data.find((item: { id: string }) => item.id === id).images).toEqual(urls);
+    const storefront = await api.get(`/api/public/listings/${id}`);
+    expect(storefront.body.data).toMatchObject({ hero: urls[0], gallery: urls });
+
+    const edited = await api.patch(`/api/listings/${id}`, { token: admin.token, form: imageForm({ existingImages: JSON.stringify([urls[1]]) }, [png]) });
+    expect(edited.status).toBe(200);
+    const after = await storedImagesOf(id);
+    expect(after).toHaveLength(2);
+    expect(after[0]).toBe(stored[1]);
+    expect(edited.body.data.images).toEqual(after.map(answered));
+    for (const url of edited.body.data.images) expect((await fetch(url)).status).toBe(200);
   });
 });
 

@@ -1,4 +1,5 @@
 import { users, type Role } from '../db/schema.js';
+import { publicImageUrl } from '../media/public-image-url.js';
 
 /** What sign-up and sign-in return about the user. */
 export interface UserSummary {
@@ -46,3 +47,13 @@ export const agentColumns = {
   createdAt: users.createdAt,
   updatedAt: users.updatedAt,
 };
+
+/** A profile image as every answer shows it: an absolute URL (D38), or null when there is none. */
+export function profileImageUrl(ref: string | null): string | null {
+  return ref ? publicImageUrl(ref) : null;
+}
+
+/** A profile, or an agent of the administrators' list, as answered: the columns above with the image's URL. */
+export function profilePresenter<T extends { profileImage: string | null }>(profile: T): T {
+  return { ...profile, profileImage: profileImageUrl(profile.profileImage) };
+}

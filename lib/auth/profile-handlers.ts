@@ -7,14 +7,19 @@ import type { Input, RequestContext } from '../http/route.js';
 import { sendMail } from '../mail/send-mail.js';
 import { removeImages, storeImages } from '../media/storage.js';
 import { passwordMatches } from './passwords.js';
+import { profilePresenter } from './presenter.js';
 import type { ProfileUpdateBody, profileForm } from './profile-schema.js';
 import { findCredentials, findProfile, updateProfile } from './queries.js';
 
-/** D38: with LEGACY_CLIENT_FIELDS on, the original's `firstName`/`lastName` split from `name`. */
-function profileView<T extends { name: string }>(profile: T): T | (T & { firstName: string; lastName: string }) {
-  if (!config().legacyClientFields) return profile;
-  const [firstName = '', ...rest] = profile.name.trim().split(/\s+/);
-  return { ...profile, firstName, lastName: rest.join(' ') };
+/**
+ * The profile as answered: its image's URL and, with LEGACY_CLIENT_FIELDS on, the original's
+ * `firstName`/`lastName` split from `name` (D38).
+ */
+function profileView<T extends { name: string; profileImage: string | null }>(profile: T): T | (T & { firstName: string; lastName: string }) {
+  const presented = profilePresenter(profile);
+  if (!config().legacyClientFields) return presented;
+  const [firstName = '', ...rest] = presented.name.trim().split(/\s+/);
+  return { ...presented, firstName, lastName: rest.join(' ') };
 }
 
 export async function getOwnProfile(_input: unknown, ctx: RequestContext<'token'>): Promise<Reply> {

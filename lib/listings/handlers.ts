@@ -11,6 +11,7 @@ import type { Input, RequestContext } from '../http/route.js';
 import { markDirectUploadsAttached } from '../media/direct-upload-records.js';
 import { acceptDirectUploads, removeImages, storeImages } from '../media/storage.js';
 import { validateAttributes } from './attributes.js';
+import { keptImages } from './kept-images.js';
 import { notifyListingCreated, notifyListingUpdated } from './notifications.js';
 import { listingPresenter } from './presenter.js';
 import {
@@ -180,13 +181,7 @@ async function planUpdate(executor: Executor, listing: ListingRow, body: Listing
     const category = await getCategoryOrThrow(executor, body.categoryId ?? listing.categoryId);
     changes.attributes = validateAttributes(category.schemaRules, attributes ?? listing.attributes);
   }
-  const kept = existingImages ?? listing.images;
-  const unknown = kept.filter((ref) => !listing.images.includes(ref));
-  if (unknown.length > 0) {
-    throw ApiError.badRequest('existingImages may only list images the listing has', [
-      { field: 'existingImages', message: 'is not an image of this listing', received: unknown[0] },
-    ]);
-  }
+  const kept = existingImages === undefined ? listing.images : keptImages(listing.images, existingImages);
   assertImageCount(kept.length, newImageCount);
   const sold = status === 'SOLD';
   // D40: a sale needs stock; run under the row lock, so concurrent sales never sell what is not there.

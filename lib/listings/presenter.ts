@@ -1,6 +1,7 @@
+import { publicImageUrl } from '../media/public-image-url.js';
 import type { ListingDetailRow } from './queries.js';
 
-/** The listing as every listing response shows it: money as JSON numbers, with its category and agent. */
+/** The listing as every listing response shows it: money as JSON numbers, images as absolute URLs (D38), with its category and agent. */
 export function listingPresenter(row: ListingDetailRow) {
   return {
     id: row.id,
@@ -10,7 +11,7 @@ export function listingPresenter(row: ListingDetailRow) {
     status: row.status,
     city: row.city,
     neighborhood: row.neighborhood,
-    images: row.images,
+    images: row.images.map(publicImageUrl),
     attributes: row.attributes,
     customTelegramCaption: row.customTelegramCaption,
     categoryId: row.categoryId,

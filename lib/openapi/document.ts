@@ -285,6 +285,7 @@ async function buildOpenApiDocument(): Promise<OpenApiDocument> {
       description: [
         'A JSON HTTP API for a product-listing marketplace: agents list products with category attributes and photos, administrators run categories, settings and invitations, and a public storefront searches the listings.',
         'Every response is an envelope: `{ success: true, data, pagination? }` or `{ success: false, error, details? }`. A method a path does not answer gets 405 with an `Allow` header; an unknown path gets 404.',
+        'Image fields (`images`, `hero`, `gallery`, `profileImage`) are absolute URLs in every answer, public or signed in, so a client on any origin can load them.',
         'Sign in with `POST /api/auth/login` and send the token as `Authorization: Bearer <token>`.',
       ].join('\n\n'),
     },

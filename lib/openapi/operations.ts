@@ -69,7 +69,7 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'PATCH /api/listings/:id': {
     summary: 'Update a listing; new images are appended',
     errors: [409, 422, UPSTREAM],
-    description: '`existingImages` (a JSON array) names the stored images to keep, in order; new files, then `imageRefs`, are appended after them. Setting `status` to SOLD takes one from stock.',
+    description: '`existingImages` (a JSON array) names the listing\'s images to keep, in order, each as answered (an absolute URL) or as stored (`/uploads/<file>`, or the image host\'s URL); an image the listing does not have is 400. New files, then `imageRefs`, are appended after them. Setting `status` to SOLD takes one from stock.',
   },
   'DELETE /api/listings/:id': { summary: 'Delete a listing and its images' },
   'POST /api/uploads/signature': {

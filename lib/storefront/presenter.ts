@@ -1,12 +1,7 @@
-import { config } from '../config.js';
+import { profileImageUrl } from '../auth/presenter.js';
 import type { SchemaRule } from '../db/schema.js';
+import { publicImageUrl } from '../media/public-image-url.js';
 import type { PublicAgentRow, PublicListingRow } from './queries.js';
-
-/** Local paths (`/uploads/...`) become absolute on API_BASE_URL; image host URLs stay as they are. */
-export function publicImageUrl(ref: string): string {
-  if (/^https?:\/\//i.test(ref)) return ref;
-  return `${config().apiBaseUrl}${ref.startsWith('/') ? '' : '/'}${ref}`;
-}
 
 function humanize(field: string): string {
   return field
@@ -91,7 +86,7 @@ export function publicAgentPresenter(agent: PublicAgentRow) {
     id: agent.id,
     name: agent.name,
     phone: agent.phone,
-    profileImage: agent.profileImage ? publicImageUrl(agent.profileImage) : null,
+    profileImage: profileImageUrl(agent.profileImage),
     social_1: agent.social_1,
     social_2: agent.social_2,
     social_3: agent.social_3,
