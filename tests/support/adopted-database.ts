@@ -10,7 +10,7 @@ export async function prepareOriginalDatabase(options: OriginalSchemaOptions & {
   const db = await openRawDatabase(database);
   try {
     await buildOriginalSchema(db, options);
-    if (options.rows ?? true) await insertOriginalRows(db);
+    if (options.rows ?? true) await insertOriginalRows(db, options.outsideMigrations ?? true);
   } finally {
     await db.close();
   }

@@ -57,8 +57,11 @@ export async function writeOriginalUploads(uploadDir: string): Promise<Buffer[]>
   );
 }
 
-/** Fills an original-schema database (made outside the migrations too) with the shop above. */
-export async function insertOriginalRows(db: RawDatabase): Promise<void> {
+/**
+ * Fills an original-schema database with the shop above; `outsideMigrations` says whether it has
+ * what only the original's schema file makes (agent codes, settings, inquiry counts, an optional description).
+ */
+export async function insertOriginalRows(db: RawDatabase, outsideMigrations = true): Promise<void> {
   const [adminHash, agentHash] = await Promise.all([bcrypt.hash(ORIGINAL.admin.password, 12), bcrypt.hash(ORIGINAL.agent.password, 12)]);
   await db.query(
     `INSERT INTO users (id, email, password, name, phone, role, "createdAt", "updatedAt") VALUES ($1, $2, $3, 'Shop Owner', '+251911000001', 'SUPER_ADMIN', '2026-06-01 08:00:00.000', '2026-06-01 08:00:00.000')`,
@@ -79,21 +82,31 @@ export async function insertOriginalRows(db: RawDatabase): Promise<void> {
        '[{"field": "brand", "type": "string", "required": true}, {"field": "condition", "type": "select", "options": ["New", "Used"]}]', '2026-06-01 08:00:00.000')`,
     [ORIGINAL.category.id],
   );
-  const listing = `INSERT INTO listings (id, title, description, price, status, images, attributes, "customTelegramCaption", "categoryId", "agentId",
-      "viewsCount", "inquiryClicks", "stockQuantity", "commissionPercent", "createdAt", "updatedAt")
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`;
-  await db.query(listing, [
-    ORIGINAL.localPhotos.id, 'iPhone 13, 128GB', 'Clean, with its box', '650.00', 'AVAILABLE', ORIGINAL.localPhotos.stored,
-    JSON.stringify({ brand: 'Apple', condition: 'Used' }), 'Old caption: iPhone 13', ORIGINAL.category.id, ORIGINAL.agent.id, 7, 3, 0, '5.50', ORIGINAL.localPhotos.createdAt,
-  ]);
-  await db.query(listing, [
-    ORIGINAL.hostedPhoto.id, 'Galaxy S22', null, '480.00', 'AVAILABLE', [ORIGINAL.hostedPhoto.image],
-    JSON.stringify({ brand: 'Samsung', condition: 'New' }), null, ORIGINAL.category.id, ORIGINAL.agent.id, 2, 0, 2, null, ORIGINAL.hostedPhoto.createdAt,
-  ]);
-  await db.query(listing, [
-    ORIGINAL.sold.id, 'Pixel 7', 'Sold last week', '300.00', 'SOLD', null,
-    JSON.stringify({ brand: 'Google', condition: 'Used' }), null, ORIGINAL.category.id, ORIGINAL.agent.id, 40, 9, 0, '10.00', ORIGINAL.sold.createdAt,
-  ]);
+  const insertListing = async (row: Record<string, unknown>) => {
+    const values: Record<string, unknown> = { ...row, updatedAt: row.createdAt };
+    if (!outsideMigrations) delete values.inquiryClicks;
+    const columns = Object.keys(values);
+    await db.query(
+      `INSERT INTO listings (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})`,
+      Object.values(values),
+    );
+  };
+  const listing = { categoryId: ORIGINAL.category.id, agentId: ORIGINAL.agent.id };
+  await insertListing({
+    ...listing, id: ORIGINAL.localPhotos.id, title: 'iPhone 13, 128GB', description: 'Clean, with its box', price: '650.00', status: 'AVAILABLE',
+    images: ORIGINAL.localPhotos.stored, attributes: JSON.stringify({ brand: 'Apple', condition: 'Used' }), customTelegramCaption: 'Old caption: iPhone 13',
+    viewsCount: 7, inquiryClicks: 3, stockQuantity: 0, commissionPercent: '5.50', createdAt: ORIGINAL.localPhotos.createdAt,
+  });
+  await insertListing({
+    ...listing, id: ORIGINAL.hostedPhoto.id, title: 'Galaxy S22', description: outsideMigrations ? null : '', price: '480.00', status: 'AVAILABLE',
+    images: [ORIGINAL.hostedPhoto.image], attributes: JSON.stringify({ brand: 'Samsung', condition: 'New' }),
+    viewsCount: 2, inquiryClicks: 0, stockQuantity: 2, createdAt: ORIGINAL.hostedPhoto.createdAt,
+  });
+  await insertListing({
+    ...listing, id: ORIGINAL.sold.id, title: 'Pixel 7', description: 'Sold last week', price: '300.00', status: 'SOLD', images: null,
+    attributes: JSON.stringify({ brand: 'Google', condition: 'Used' }), viewsCount: 40, inquiryClicks: 9, stockQuantity: 0, commissionPercent: '10.00',
+    createdAt: ORIGINAL.sold.createdAt,
+  });
   await db.query(
     `INSERT INTO syndication_configs (id, platform, "botToken", "channelId", "isActive", "updatedAt") VALUES ('9c0d1e2f-3a4b-4c5d-8e7f-8a9b0c1d2e3f', 'TELEGRAM', $1, $2, true, '2026-06-11 21:00:00.000')`,
     [ORIGINAL.botToken, ORIGINAL.channelId],
@@ -108,6 +121,7 @@ export async function insertOriginalRows(db: RawDatabase): Promise<void> {
     `INSERT INTO notifications (id, "userId", title, body, type, data, "createdAt") VALUES ($1, $2, 'Listing created', 'Your listing "iPhone 13, 128GB" is live.', 'LISTING_CREATED', $3, '2026-06-20 10:00:01+00')`,
     [ORIGINAL.notification.id, ORIGINAL.agent.id, JSON.stringify({ listingId: ORIGINAL.localPhotos.id })],
   );
+  if (!outsideMigrations) return;
   const code = `INSERT INTO agent_codes (id, code, "createdById", "agentName", "agentPhone", "isUsed", "usedById", "expiresAt", "createdAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '2026-06-01 08:00:00.000')`;
   const inADay = "(now() at time zone 'utc') + interval '1 day'";
   await db.query(code.replace('$8', inADay), ['a0b1c2d3-e4f5-4a6b-8c7d-8e9f0a1b2c3d', ORIGINAL.codes.unused, ORIGINAL.admin.id, 'Abebe', '+251911000003', false, null]);
