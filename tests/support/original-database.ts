@@ -110,12 +110,13 @@ export interface CliResult {
 }
 
 /**
- * Runs `npm run db:adopt` (its script, through tsx) on a database, as an operator would. `onLine`
+ * Runs `npm run db:adopt` (its script, under tsx) on a database, as an operator would. `onLine`
  * sees each line of its output as it comes and may kill the process.
  */
 export function runAdoptCli(env: Record<string, string>, args: string[] = [], onLine?: (line: string, kill: () => void) => void): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(projectRoot, 'node_modules/.bin/tsx'), ['scripts/adopt.ts', ...args], {
+    // One process (tsx as a loader, not its CLI, which runs the script in a child), so a kill ends the run.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/adopt.ts', ...args], {
       cwd: projectRoot,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env },
     });

@@ -53,7 +53,9 @@ export async function schemaSnapshot(db: RawDatabase) {
       `select schemaname as schema, sequencename as name, data_type::text as type, start_value::text as start, increment_by::text as increment, last_value::text as last
        from pg_sequences where schemaname in ${SCHEMAS} order by 1, 2`,
     ),
-    journal: await db.query(`select id, hash, created_at::text as created_at from drizzle.__drizzle_migrations order by id`),
+    journal: (await db.query<{ found: boolean }>(`select to_regclass('drizzle.__drizzle_migrations') is not null as found`))[0]!.found
+      ? await db.query(`select id, hash, created_at::text as created_at from drizzle.__drizzle_migrations order by id`)
+      : [],
   };
 }
 
