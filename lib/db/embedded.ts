@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 const LOCK_FILE = 'server.lock';
+const DATABASE_FOLDER = 'pglite';
 
 function processIsAlive(pid: number): boolean {
   try {
@@ -42,10 +43,15 @@ export function lockDataDir(dataDir: string): () => void {
 export async function openEmbeddedDatabase(dataDir: string): Promise<{ client: PGlite; release: () => void }> {
   const release = lockDataDir(dataDir);
   try {
-    const client = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: { pg_trgm } });
+    const client = await PGlite.create(path.join(dataDir, DATABASE_FOLDER), { extensions: { pg_trgm } });
     return { client, release };
   } catch (error) {
     release();
     throw error;
   }
+}
+
+/** Whether `dataDir` holds an embedded database (opening a folder that holds none would create one). */
+export function embeddedDatabaseExists(dataDir: string): boolean {
+  return fs.existsSync(path.join(dataDir, DATABASE_FOLDER));
 }

@@ -5,9 +5,14 @@ import { config } from '../config.js';
 import { directUploadsUnavailable, type ImageStorage } from './image-storage.js';
 
 const PREFIX = '/uploads/';
-const STORED_NAME = /^[0-9a-f-]{36}\.webp$/;
+/**
+ * A file directly in UPLOAD_DIR: the names this storage generates (`<uuid>.webp`) and those the
+ * original service gave the files of adopted listings (such as `1717238400000-a1b2c3d4-name.webp`).
+ * No separator and no leading dot, so nothing outside UPLOAD_DIR is reachable.
+ */
+const STORED_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}\.webp$/;
 
-/** Maps a reference to its file, only for names this storage generates: nothing outside UPLOAD_DIR is reachable. */
+/** Maps a reference to its file, only for stored names. */
 function fileOf(ref: string): string | undefined {
   if (!ref.startsWith(PREFIX)) return undefined;
   const name = ref.slice(PREFIX.length);

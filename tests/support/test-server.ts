@@ -19,8 +19,15 @@ export interface TestServer {
   close: () => Promise<void>;
 }
 
-/** A fresh copy of the migrated template database: its settings, its folder, and how to drop it. */
-export async function prepareTestDatabase(): Promise<{ env: Record<string, string>; dataDir: string; drop: () => Promise<void> }> {
+/** A test file's database: the settings that point at it, its folder, and how to drop it. */
+export interface PreparedDatabase {
+  env: Record<string, string>;
+  dataDir: string;
+  drop: () => Promise<void>;
+}
+
+/** A fresh copy of the migrated template database. */
+export async function prepareTestDatabase(): Promise<PreparedDatabase> {
   const dataDir = makeTempDir('data');
   if (testPostgresUrl) {
     const database = uniqueName(`${DATABASE_PREFIX}${inject('runId')}_`);
@@ -38,11 +45,11 @@ export async function prepareTestDatabase(): Promise<{ env: Record<string, strin
 
 /**
  * Starts the local server in this test file's process on an ephemeral port, over a fresh copy of
- * the migrated template database. `env` adds configuration (outside services' loopback URLs).
- * Configuration is read once per process, so a test file runs one server.
+ * the migrated template database, or the database `prepare` makes. `env` adds configuration
+ * (outside services' loopback URLs). Configuration is read once per process, so a test file runs one server.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const database = await prepareTestDatabase();
+export async function startTestServer(env: Record<string, string> = {}, prepare: () => Promise<PreparedDatabase> = prepareTestDatabase): Promise<TestServer> {
+  const database = await prepare();
   const uploadDir = makeTempDir('uploads');
   Object.assign(process.env, {
     NODE_ENV: 'test',
@@ -86,16 +93,20 @@ export interface TestServerHandle extends TestServer {
  * Registers the file's server: started in a beforeAll and closed in an afterAll, both running in
  * the order of registration (after hooks in reverse). `env` may be a function, read when the
  * server starts, for configuration that points at loopback services started by earlier hooks.
- * Its fields may be read from hooks and tests.
+ * Its fields may be read from hooks and tests. `prepare` makes the database it serves, instead of
+ * a copy of the migrated template.
  */
-export function useTestServer(env: Record<string, string> | (() => Record<string, string>) = {}): TestServerHandle {
+export function useTestServer(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  prepare?: () => Promise<PreparedDatabase>,
+): TestServerHandle {
   let started: TestServer | undefined;
   const current = (): TestServer => {
     if (!started) throw new Error('The test server is started in beforeAll: use it from hooks and tests');
     return started;
   };
   beforeAll(async () => {
-    started = await startTestServer(typeof env === 'function' ? env() : env);
+    started = await startTestServer(typeof env === 'function' ? env() : env, prepare);
   });
   afterAll(() => started?.close());
   return {
