@@ -157,8 +157,8 @@ describe('the storefront', () => {
     const summary = await api.get('/api/commissions/summary', { token: adminToken });
     expect(summary.body.data).toMatchObject({ totalListings: 2, totalCommissionPercent: 7.75, totalEstimatedRevenue: 65.75 });
     expect(await server.db.select().from(listingTotals).orderBy(listingTotals.status)).toEqual([
-      { categoryId: ORIGINAL.category.id, status: 'AVAILABLE', listings: 2, value: 1130, stock: 3 },
-      { categoryId: ORIGINAL.category.id, status: 'SOLD', listings: 1, value: 300, stock: 0 },
+      { categoryId: ORIGINAL.category.id, status: 'AVAILABLE', listings: 2, value: 1130, stock: 3, commissioned: 1, commissionPercentSum: 5.5, commissionValue: 35.75 },
+      { categoryId: ORIGINAL.category.id, status: 'SOLD', listings: 1, value: 300, stock: 0, commissioned: 1, commissionPercentSum: 10, commissionValue: 30 },
     ]);
   });
 
