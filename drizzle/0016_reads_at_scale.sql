@@ -32,6 +32,8 @@ ALTER TABLE "listings" ADD COLUMN "attributeTerms" text[] GENERATED ALWAYS AS (l
 CREATE INDEX "listings_attributeTerms_idx" ON "listings" USING gin ("attributeTerms");--> statement-breakpoint
 CREATE INDEX "listings_categoryId_status_createdAt_idx" ON "listings" USING btree ("categoryId","status","createdAt" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "listings_price_idx" ON "listings" USING btree ("price");--> statement-breakpoint
+CREATE INDEX "listings_commissioned_createdAt_idx" ON "listings" USING btree ("createdAt" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "listings"."commissionPercent" is not null;--> statement-breakpoint
+CREATE INDEX "listings_uncommissioned_createdAt_idx" ON "listings" USING btree ("createdAt" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "listings"."commissionPercent" is null;--> statement-breakpoint
 -- One trigram index over title and description as one text: a substring search reads one
 -- posting list per trigram instead of two.
 DROP INDEX "listings_title_trgm_idx";--> statement-breakpoint

@@ -72,12 +72,15 @@ export async function listCommissionListings(
 ): Promise<{ rows: ListingDetailRow[]; total: MatchedTotal }> {
   const { status } = query;
   const commissioned = query.commissionFilter === 'all' ? undefined : query.commissionFilter === 'set';
+  const byStatus = status === undefined ? undefined : eq(listings.status, status);
+  // With or without a commission, newest first, has an index of its own; a status is then checked per row.
+  const byCommission = commissioned === undefined ? undefined : commissioned ? isNotNull(listings.commissionPercent) : isNull(listings.commissionPercent);
   const { rows, total } = await pageOfListingDetails(
     executor,
     {
-      indexed: status === undefined ? undefined : eq(listings.status, status),
-      indexedCount: () => countListings(executor, { status }),
-      checked: commissioned === undefined ? undefined : commissioned ? isNotNull(listings.commissionPercent) : isNull(listings.commissionPercent),
+      indexed: byCommission ?? byStatus,
+      indexedCount: () => countListings(executor, byCommission ? { commissioned } : { status }),
+      checked: byCommission ? byStatus : undefined,
       keptTotal: () => countListings(executor, { status, commissioned }),
     },
     query,

@@ -137,6 +137,13 @@ export const listings = pgTable(
     index('listings_categoryId_status_createdAt_idx').on(t.categoryId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Price windows, on the storefront and in the admin list.
     index('listings_price_idx').on(t.price),
+    // Commission pages (listings with a commission set, or without), newest first, read from the index alone.
+    index('listings_commissioned_createdAt_idx')
+      .on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.commissionPercent} is not null`),
+    index('listings_uncommissioned_createdAt_idx')
+      .on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.commissionPercent} is null`),
     // Finds the listing holding an image, so a directly uploaded image is given to one listing only.
     index('listings_images_idx').using('gin', t.images),
   ],

@@ -111,6 +111,9 @@ async function fewMatches<Row>(executor: Executor, search: NewestFirstSearch, se
     await tx.execute(sql`set local enable_indexonlyscan = off`);
     // Room for exact bitmaps: a lossy one rechecks every row of its pages.
     await tx.execute(sql`set local work_mem = '16MB'`);
+    // The settings above price every other plan out, which would make this cheap one look costly
+    // enough to compile: compiling costs far more than running it.
+    await tx.execute(sql`set local jit = off`);
     const page = await selectRows(tx, sql<number>`(count(*) over ())::int`)
       .where(where)
       .orderBy(...newestFirst)
