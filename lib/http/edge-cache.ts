@@ -12,9 +12,9 @@ export function categoryTag(id: string): CacheTag {
 }
 
 /** How long the CDN serves an answer as fresh (D32: at most 60 s). */
-export const CDN_FRESH_SECONDS = 60;
+const CDN_FRESH_SECONDS = 60;
 /** How long after that it may still serve it once while it fetches the new one in the background. */
-export const CDN_STALE_SECONDS = 60;
+const CDN_STALE_SECONDS = 60;
 
 /**
  * The CDN keeps the answer; browsers keep nothing (`max-age=0`) and ask again each time, with the

@@ -52,7 +52,7 @@ export interface Input<S extends Schemas> {
  * (a matching `If-None-Match` is answered 304) and the cache tags of what it shows, which the
  * writes that change it purge. Any other status stays `no-store`.
  */
-export interface EdgeCache<S extends Schemas = Schemas> {
+interface EdgeCache<S extends Schemas = Schemas> {
   tags: (input: Input<S>) => readonly CacheTag[];
 }
 
@@ -68,20 +68,34 @@ export interface Endpoint extends EndpointOptions {
   handle: (input: Input<Schemas>, ctx: RequestContext) => Promise<Reply>;
 }
 
-/** Only an answer that is the same for every caller may be kept by the CDN: a public one. */
-type OptionsFor<A extends Access, S extends Schemas> = A extends 'public' ? EndpointOptions<S> : Omit<EndpointOptions<S>, 'edgeCache'>;
+/** An endpoint whose answers the CDN may keep: a public one, and only as a GET (see RouteTable). */
+type CachedEndpoint = Endpoint & { edgeCache: EdgeCache };
+type UncachedEndpoint = Endpoint & { edgeCache?: undefined };
 
 /** Declares one method of a route: its access, the schemas of its inputs, its handler and options. */
+export function endpoint<S extends Schemas = Record<never, never>>(
+  access: 'public',
+  schemas: S,
+  handle: (input: Input<S>, ctx: RequestContext<'public'>) => Promise<Reply>,
+  options: EndpointOptions<S> & { edgeCache: EdgeCache<S> },
+): CachedEndpoint;
 export function endpoint<A extends Access, S extends Schemas = Record<never, never>>(
   access: A,
   schemas: S,
   handle: (input: Input<S>, ctx: RequestContext<A>) => Promise<Reply>,
-  options: OptionsFor<A, S> = {},
+  options?: Omit<EndpointOptions<S>, 'edgeCache'>,
+): UncachedEndpoint;
+export function endpoint<A extends Access, S extends Schemas>(
+  access: A,
+  schemas: S,
+  handle: (input: Input<S>, ctx: RequestContext<A>) => Promise<Reply>,
+  options: EndpointOptions<S> = {},
 ): Endpoint {
   return { access, schemas, handle: handle as unknown as Endpoint['handle'], ...(options as EndpointOptions) };
 }
 
-export type RouteTable = Partial<Record<HttpMethod, Endpoint>>;
+/** A function's methods: the CDN may keep the answers of GET (and HEAD) only. */
+export type RouteTable = { GET?: Endpoint } & { [M in Exclude<HttpMethod, 'GET'>]?: UncachedEndpoint };
 
 /** What the wrapper answers, before it is written to a Node response or a Web `Response`. */
 interface OutgoingResponse {
@@ -320,8 +334,6 @@ function webResponse(method: string, response: OutgoingResponse): Response {
  * Dynamic path segments arrive in the query string, as the serverless platform passes them.
  */
 export function route(table: RouteTable): RouteHandler {
-  const cachedWrite = HTTP_METHODS.find((method) => method !== 'GET' && table[method]?.edgeCache);
-  if (cachedWrite) throw new Error(`${cachedWrite} declares edgeCache: only GET (and HEAD) answers may be kept by the CDN`);
   const allowed = [...HTTP_METHODS.filter((method) => table[method]), 'OPTIONS'].join(', ');
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     writeNodeResponse(res, await respond(table, allowed, fromNodeRequest(req)));

@@ -6,7 +6,7 @@ import { log } from '../log.js';
  * `globalThis[Symbol.for('@vercel/request-context')]`, the parts this service uses: `waitUntil`
  * for work after the answer, and the CDN's purge API for writes.
  */
-export interface PlatformRequestContext {
+interface PlatformRequestContext {
   waitUntil?: (promise: Promise<unknown>) => void;
   purge: Pick<PurgeApi, 'invalidateByTag'>;
 }
