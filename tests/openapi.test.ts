@@ -182,6 +182,36 @@ describe('security requirements', () => {
   });
 });
 
+describe('answers the CDN may keep (D32)', () => {
+  it('documents If-None-Match, the 304 and the caching headers on exactly the cacheable public reads', () => {
+    const cached = operations().filter(({ op }) => op.responses['304']);
+    expect(cached.map(({ method, path: docPath }) => `${method} ${docPath}`).sort()).toEqual([
+      'get /api/categories',
+      'get /api/categories/{id}',
+      'get /api/public/filter-options',
+      'get /api/public/listings',
+      'get /api/public/messenger-bot',
+      'get /api/public/telegram-bot',
+      'get /api/settings',
+    ]);
+    for (const { method, path: docPath, op } of cached) {
+      const where = `${method} ${docPath}`;
+      expect(op.parameters.find((parameter: any) => parameter.in === 'header'), where).toMatchObject({ name: 'If-None-Match', required: false });
+      for (const status of ['200', '304']) {
+        expect(Object.keys(op.responses[status].headers), `${where} ${status}`).toEqual(['Cache-Control', 'ETag']);
+        expect(op.responses[status].headers['Cache-Control'].schema.const, `${where} ${status}`).toMatch(/^public, max-age=0, s-maxage=([1-5]?\d|60), stale-while-revalidate=\d+$/);
+      }
+      expect(op.description, where).toContain('Vercel-Cache-Tag');
+    }
+  });
+
+  it('leaves the public detail, which counts a view, uncached', () => {
+    const detail = doc.paths['/api/public/listings/{id}'].get;
+    expect(detail.responses['304']).toBeUndefined();
+    expect(detail.responses['200'].headers).toBeUndefined();
+  });
+});
+
 describe('inputs from the validation schemas', () => {
   it('describes a JSON body with its required fields and constraints', () => {
     const body = doc.paths['/api/auth/register'].post.requestBody;

@@ -3,6 +3,6 @@ import { CategoryCreateBody } from '../../lib/categories/schema.js';
 import { endpoint, route } from '../../lib/http/route.js';
 
 export default route({
-  GET: endpoint('public', {}, listCategories),
+  GET: endpoint('public', {}, listCategories, { edgeCache: { tags: () => ['categories', 'listings'] } }),
   POST: endpoint('admin', { body: CategoryCreateBody }, createCategory, { idempotent: true }),
 });

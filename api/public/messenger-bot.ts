@@ -2,5 +2,5 @@ import { endpoint, route } from '../../lib/http/route.js';
 import { publicMessengerBot } from '../../lib/syndication/messenger-handlers.js';
 
 export default route({
-  GET: endpoint('public', {}, publicMessengerBot),
+  GET: endpoint('public', {}, publicMessengerBot, { edgeCache: { tags: () => ['messenger-bot'] } }),
 });

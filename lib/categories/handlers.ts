@@ -3,6 +3,7 @@ import { getDb } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
+import { categoryTag, invalidateEdgeCache } from '../http/edge-cache.js';
 import { created, ok, type Reply } from '../http/reply.js';
 import { log } from '../log.js';
 import { DEFAULT_CATEGORIES } from './default-categories.js';
@@ -38,6 +39,7 @@ export async function getCategory({ params }: { params: Params }): Promise<Reply
 export async function createCategory({ body }: { body: CategoryCreate }): Promise<Reply> {
   const db = await getDb();
   const row = await insertCategory(db, body);
+  await invalidateEdgeCache(['categories']);
   return created(categoryPresenter(row, 0));
 }
 
@@ -49,6 +51,7 @@ export async function updateCategory({ params, body }: { params: Params; body: C
     if (!row) throw notFoundError('Category', params.id);
     return categoryPresenter(row, await countListingsInCategory(tx, row.id));
   });
+  await invalidateEdgeCache(['categories', categoryTag(params.id)]);
   return ok(presented);
 }
 
@@ -64,13 +67,17 @@ export async function deleteCategory({ params }: { params: Params }): Promise<Re
     }
     await deleteCategoryRow(tx, category.id);
   });
+  await invalidateEdgeCache(['categories', categoryTag(params.id)]);
   return ok({ id: params.id });
 }
 
 export async function seedCategories(): Promise<Reply> {
   const db = await getDb();
   const outcome = await seedDefaultCategories(db);
-  if (outcome.created.length > 0) log.info('default categories created', { created: outcome.created });
+  if (outcome.created.length > 0) {
+    log.info('default categories created', { created: outcome.created });
+    await invalidateEdgeCache(['categories']);
+  }
   const rows = await listCategoriesWithCountsByName(db, DEFAULT_CATEGORIES.map((definition) => definition.name));
   return ok({ ...outcome, categories: rows.map(categoryWithCountPresenter) });
 }

@@ -7,6 +7,8 @@ import { ApiError } from './api-error.js';
 import { clientAddress } from './client-address.js';
 import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
 import { databaseErrorToApiError } from './database-errors.js';
+import { edgeCacheHeaders, type CacheTag } from './edge-cache.js';
+import { entityTagOf, ifNoneMatchNames } from './entity-tag.js';
 import { discardBody, fromNodeRequest, fromWebRequest, type IncomingRequest } from './incoming-request.js';
 import { readJsonBody } from './json-body.js';
 import { secretMatches } from './shared-secret.js';
@@ -45,9 +47,19 @@ export interface Input<S extends Schemas> {
   files: FilesOf<S>;
 }
 
-export interface EndpointOptions {
+/**
+ * A public answer the CDN may keep (D32): a 200 goes out with `Cache-Control` for the CDN, an ETag
+ * (a matching `If-None-Match` is answered 304) and the cache tags of what it shows, which the
+ * writes that change it purge. Any other status stays `no-store`.
+ */
+interface EdgeCache<S extends Schemas = Schemas> {
+  tags: (input: Input<S>) => readonly CacheTag[];
+}
+
+export interface EndpointOptions<S extends Schemas = Schemas> {
   /** A creating request that honours `Idempotency-Key` (D34): a retry with the key gets the first answer. */
   idempotent?: boolean;
+  edgeCache?: EdgeCache<S>;
 }
 
 export interface Endpoint extends EndpointOptions {
@@ -56,17 +68,34 @@ export interface Endpoint extends EndpointOptions {
   handle: (input: Input<Schemas>, ctx: RequestContext) => Promise<Reply>;
 }
 
+/** An endpoint whose answers the CDN may keep: a public one, and only as a GET (see RouteTable). */
+type CachedEndpoint = Endpoint & { edgeCache: EdgeCache };
+type UncachedEndpoint = Endpoint & { edgeCache?: undefined };
+
 /** Declares one method of a route: its access, the schemas of its inputs, its handler and options. */
+export function endpoint<S extends Schemas = Record<never, never>>(
+  access: 'public',
+  schemas: S,
+  handle: (input: Input<S>, ctx: RequestContext<'public'>) => Promise<Reply>,
+  options: EndpointOptions<S> & { edgeCache: EdgeCache<S> },
+): CachedEndpoint;
 export function endpoint<A extends Access, S extends Schemas = Record<never, never>>(
   access: A,
   schemas: S,
   handle: (input: Input<S>, ctx: RequestContext<A>) => Promise<Reply>,
-  options: EndpointOptions = {},
+  options?: Omit<EndpointOptions<S>, 'edgeCache'>,
+): UncachedEndpoint;
+export function endpoint<A extends Access, S extends Schemas>(
+  access: A,
+  schemas: S,
+  handle: (input: Input<S>, ctx: RequestContext<A>) => Promise<Reply>,
+  options: EndpointOptions<S> = {},
 ): Endpoint {
-  return { access, schemas, handle: handle as unknown as Endpoint['handle'], ...options };
+  return { access, schemas, handle: handle as unknown as Endpoint['handle'], ...(options as EndpointOptions) };
 }
 
-export type RouteTable = Partial<Record<HttpMethod, Endpoint>>;
+/** A function's methods: the CDN may keep the answers of GET (and HEAD) only. */
+export type RouteTable = { GET?: Endpoint } & { [M in Exclude<HttpMethod, 'GET'>]?: UncachedEndpoint };
 
 /** What the wrapper answers, before it is written to a Node response or a Web `Response`. */
 interface OutgoingResponse {
@@ -105,15 +134,30 @@ function queryObject(url: URL): Record<string, string | string[]> {
   return query;
 }
 
-function encode(reply: Reply, headers: Record<string, string>): OutgoingResponse {
+/** How the CDN may keep an answer: the tags of what it shows, and the validator the caller holds. */
+interface Cacheable {
+  tags: readonly CacheTag[];
+  ifNoneMatch: string | undefined;
+}
+
+function encode(reply: Reply, headers: Record<string, string>, cacheable: Cacheable | undefined): OutgoingResponse {
   Object.assign(headers, reply.headers);
   if (reply.contentType) {
     headers['Content-Type'] = reply.contentType;
     return { status: reply.status, headers, body: reply.body as string | Buffer };
   }
+  const body = JSON.stringify(reply.body);
+  if (!cacheable || reply.status !== 200) {
+    headers['Content-Type'] = 'application/json; charset=utf-8';
+    headers['Cache-Control'] = 'no-store';
+    return { status: reply.status, headers, body };
+  }
+  const entityTag = entityTagOf(body);
+  Object.assign(headers, edgeCacheHeaders(cacheable.tags, entityTag));
+  // A 304 carries the validator and caching headers a 200 would, and no body or content headers.
+  if (ifNoneMatchNames(cacheable.ifNoneMatch, entityTag)) return { status: 304, headers, body: null };
   headers['Content-Type'] = 'application/json; charset=utf-8';
-  headers['Cache-Control'] = 'no-store';
-  return { status: reply.status, headers, body: JSON.stringify(reply.body) };
+  return { status: 200, headers, body };
 }
 
 function errorReply(error: unknown, requestId: string): Reply {
@@ -179,7 +223,14 @@ async function callerOf(endpoint: Endpoint, request: IncomingRequest): Promise<A
   return user;
 }
 
-async function run(endpoint: Endpoint, request: IncomingRequest, url: URL, requestId: string): Promise<{ reply: Reply; user: AuthUser | null }> {
+interface Outcome {
+  reply: Reply;
+  user: AuthUser | null;
+  /** The tags of an answer the CDN may keep. */
+  cacheTags?: readonly CacheTag[];
+}
+
+async function run(endpoint: Endpoint, request: IncomingRequest, url: URL, requestId: string): Promise<Outcome> {
   await ensureBootstrap();
   const user = await callerOf(endpoint, request);
   const { schemas } = endpoint;
@@ -202,8 +253,9 @@ async function run(endpoint: Endpoint, request: IncomingRequest, url: URL, reque
     discardBody(request);
   }
   const ctx: RequestContext = { request, user, requestId, clientIp: clientAddress(request) };
+  const cacheTags = endpoint.edgeCache?.tags(input);
   const key = endpoint.idempotent ? await idempotentRequestOf(request, url, input, ctx) : undefined;
-  if (!key) return { reply: await endpoint.handle(input, ctx), user };
+  if (!key) return { reply: await endpoint.handle(input, ctx), user, cacheTags };
   // Loaded only by a creating request that carries a key.
   const { claimIdempotencyKey, settleIdempotencyKey } = await import('./idempotency.js');
   const earlier = await claimIdempotencyKey(key);
@@ -239,31 +291,30 @@ async function respond(table: RouteTable, allowed: string, request: IncomingRequ
     return { status: 204, headers: { ...headers, ...PREFLIGHT_HEADERS }, body: null };
   }
   const endpoint = table[(method === 'HEAD' ? 'GET' : method) as HttpMethod];
-  let reply: Reply;
-  let userId: string | undefined;
+  let outcome: Outcome;
   if (!endpoint) {
     discardBody(request);
-    reply = { status: 405, body: { success: false, error: `Method ${method} not allowed` }, headers: { Allow: allowed } };
+    outcome = { reply: { status: 405, body: { success: false, error: `Method ${method} not allowed` }, headers: { Allow: allowed } }, user: null };
   } else {
     try {
-      const result = await run(endpoint, request, url, requestId);
-      reply = result.reply;
-      userId = result.user?.id;
+      outcome = await run(endpoint, request, url, requestId);
     } catch (error) {
-      reply = errorReply(error, requestId);
+      outcome = { reply: errorReply(error, requestId), user: null };
       discardBody(request);
     }
   }
+  const cacheable = outcome.cacheTags ? { tags: outcome.cacheTags, ifNoneMatch: request.headers['if-none-match'] } : undefined;
+  const response = encode(outcome.reply, headers, cacheable);
   log.info('request', {
     requestId,
     clientRequestId: clientRequestIdOf(request),
     method,
     path: url.pathname,
-    status: reply.status,
+    status: response.status,
     durationMs: Math.round(performance.now() - started),
-    userId,
+    userId: outcome.user?.id,
   });
-  return encode(reply, headers);
+  return response;
 }
 
 function writeNodeResponse(res: ServerResponse, response: OutgoingResponse): void {

@@ -6,6 +6,7 @@ import { inTransaction } from '../db/transaction.js';
 import { recordListingEvent } from '../events/listing-events.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
+import { categoryTag, invalidateEdgeCache } from '../http/edge-cache.js';
 import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
 import { markDirectUploadsAttached } from '../media/direct-upload-records.js';
@@ -78,6 +79,14 @@ async function withStoredImages<T>(refs: string[], write: () => Promise<T>): Pro
   }
 }
 
+/**
+ * Purges the cached public answers a committed listing write changed: the storefront's lists and
+ * filters and the categories' counts, and each category the listing was or is in.
+ */
+function invalidateListingAnswers(...categoryIds: string[]): Promise<void> {
+  return invalidateEdgeCache(['listings', ...categoryIds.map(categoryTag)]);
+}
+
 async function loadDetails(executor: Executor, id: string) {
   const row = await findListingDetails(executor, id);
   if (!row) throw notFoundError('Listing', id);
@@ -128,6 +137,7 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
       return { listing: row, afterCommit: await recordListingEvent(tx, { type: 'listing.created', listingId: row.id }) };
     }),
   );
+  await invalidateListingAnswers(categoryId);
   void afterCommit();
   const { id, name, displayName, icon } = category;
   return created(listingPresenter({ ...listing, category: { id, name, displayName, icon }, agent }));
@@ -207,7 +217,7 @@ export async function updateListing(
     await planUpdate(db, listing, body, user, added);
   }
   const stored = await storeImages(newFiles);
-  const { row, dropped, afterCommit } = await withStoredImages(stored, () =>
+  const { row, previousCategoryId, dropped, afterCommit } = await withStoredImages(stored, () =>
     inTransaction(db, async (tx) => {
       const listing = await lockListing(tx, params.id);
       if (!listing) throw notFoundError('Listing', params.id);
@@ -220,9 +230,10 @@ export async function updateListing(
       if (!updated) throw notFoundError('Listing', params.id);
       await notifyListingUpdated(tx, updated, plan.sold);
       const recorded = await recordListingEvent(tx, { type: 'listing.updated', listingId: params.id });
-      return { row: await loadDetails(tx, params.id), dropped: plan.dropped, afterCommit: recorded };
+      return { row: await loadDetails(tx, params.id), previousCategoryId: listing.categoryId, dropped: plan.dropped, afterCommit: recorded };
     }),
   );
+  await invalidateListingAnswers(previousCategoryId, row.categoryId);
   await removeImages(dropped);
   void afterCommit();
   return ok(listingPresenter(row));
@@ -239,6 +250,7 @@ export async function deleteListing({ params }: { params: ListingParams }, { use
     await deleteListingRow(tx, params.id);
     return { listing: row, afterCommit: recorded };
   });
+  await invalidateListingAnswers(listing.categoryId);
   await removeImages(listing.images);
   void afterCommit();
   return ok({ id: listing.id });

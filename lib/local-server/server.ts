@@ -6,6 +6,7 @@ import { config } from '../config.js';
 import { log } from '../log.js';
 import type { RouteHandler } from '../http/route.js';
 import { projectRoutes, type Rewrite } from '../platform/rewrites.js';
+import { installRequestContext, loggedPurge } from '../platform/request-context.js';
 import { fileLookup, resolvePlatformRoute } from '../platform/routes.js';
 import { STATIC_FILES } from '../platform/static-files.js';
 import { sendPlatformRedirect, sendPlatformStatus } from '../platform/status-page.js';
@@ -28,9 +29,11 @@ function readRewrites(projectRoot: string): Rewrite[] {
  * Serves the `api/` tree routed by the platform's own rules (lib/platform): the function a path
  * names first, then the `vercel.json` rewrites in order, dynamic segments passed in the query string.
  * Each function module is imported on its first request. Local image files are served from
- * `/uploads/`, and the deployment's static files as the build writes them.
+ * `/uploads/`, and the deployment's static files as the build writes them. Cache purges reach the
+ * platform's purge API through the request context, which logs them here: no CDN keeps anything.
  */
 export function createLocalServer({ projectRoot }: LocalServerOptions): http.Server {
+  installRequestContext({ purge: loggedPurge });
   const functions = new Map(discoverRoutes(path.join(projectRoot, 'api')).map((route) => [`api/${route.file}`, route.modulePath]));
   const lookup = fileLookup(new Set([...functions.keys(), ...Object.keys(STATIC_FILES)]));
   const routes = projectRoutes(readRewrites(projectRoot));

@@ -1,5 +1,6 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { EXACT_TOTAL_LIMIT } from '../db/bounded-total.js';
+import { CACHE_TAG_HEADER, EDGE_CACHE_CONTROL } from '../http/edge-cache.js';
 import { HTTP_METHODS, type Endpoint, type HttpMethod } from '../http/route.js';
 import { requestJsonSchema, type JsonSchema } from './json-schema.js';
 import { OPERATION_NOTES, type OperationNotes } from './operations.js';
@@ -135,7 +136,23 @@ function successResponse(notes: OperationNotes): OpenApiObject {
 }
 
 /** What the document reads of an endpoint: how it is called, never its handler. */
-type DescribedEndpoint = Pick<Endpoint, 'access' | 'schemas' | 'idempotent'>;
+type DescribedEndpoint = Pick<Endpoint, 'access' | 'schemas' | 'idempotent' | 'edgeCache'>;
+
+/** D32: the headers of an answer the CDN may keep, on its 200 and its 304 alike. */
+const EDGE_CACHE_HEADERS: OpenApiObject = {
+  'Cache-Control': { schema: { type: 'string', const: EDGE_CACHE_CONTROL }, description: 'The CDN may keep the answer; browsers revalidate it with the ETag' },
+  ETag: { schema: { type: 'string' }, description: 'A weak validator of the answer, to send back in `If-None-Match`' },
+};
+
+const IF_NONE_MATCH_PARAMETER: OpenApiObject = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'ETags of answers the client holds (or `*`): when one is the current answer, 304 without a body.',
+};
+
+const EDGE_CACHE_NOTE = `Cached by the CDN: \`${EDGE_CACHE_CONTROL}\`, filed under the tags of what it shows (the \`${CACHE_TAG_HEADER}\` header, which the CDN strips), which every write that changes it purges. Errors are not cached.`;
 
 function errorStatuses(endpoint: DescribedEndpoint, notes: OperationNotes): number[] {
   const { access, schemas } = endpoint;
@@ -183,7 +200,7 @@ function parameters(pattern: string, endpoint: DescribedEndpoint): OpenApiObject
   const inQuery = endpoint.schemas.query
     ? propertiesOf(requestJsonSchema(endpoint.schemas.query)).map(({ name, schema, required }) => ({ name, in: 'query', required, schema }))
     : [];
-  const inHeader = endpoint.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [];
+  const inHeader = [...(endpoint.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []), ...(endpoint.edgeCache ? [IF_NONE_MATCH_PARAMETER] : [])];
   return [...inPath, ...inQuery, ...inHeader];
 }
 
@@ -235,13 +252,18 @@ function operation(method: HttpMethod, pattern: string, endpoint: DescribedEndpo
     cron: 'The scheduler only: needs `Authorization: Bearer <CRON_SECRET>`.',
   }[endpoint.access];
   const responses: OpenApiObject = { [notes.successStatus ?? 200]: successResponse(notes) };
+  if (endpoint.edgeCache) {
+    responses[200] = { ...(responses[200] as OpenApiObject), headers: EDGE_CACHE_HEADERS };
+    responses[304] = { description: '`If-None-Match` names the current answer: no body', headers: EDGE_CACHE_HEADERS };
+  }
   for (const status of errorStatuses(endpoint, notes)) responses[status] = ref('responses', ERROR_RESPONSES[status]!.name);
   const body = requestBody(endpoint);
+  const description = [notes.description, endpoint.edgeCache ? EDGE_CACHE_NOTE : undefined, access].filter(Boolean).join('\n\n');
   return {
     operationId: operationId(method, pattern),
     tags: [tagOf(pattern)],
     summary: notes.summary,
-    description: notes.description ? `${notes.description}\n\n${access}` : access,
+    description,
     'x-access': endpoint.access,
     security: { public: [], token: [{ bearerAuth: [] }], admin: [{ bearerAuth: [] }], cron: [{ cronSecret: [] }] }[endpoint.access],
     parameters: parameters(pattern, endpoint),

@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { log } from '../log.js';
 import { launchFunction, type LaunchedFunction } from './function-launcher.js';
+import { installRequestContext, loggedPurge } from './request-context.js';
 import { fileLookup, resolvePlatformRoute, type PlatformRoute } from './routes.js';
 import { sendPlatformRedirect, sendPlatformStatus } from './status-page.js';
 
@@ -12,15 +13,6 @@ const pending = new Set<Promise<unknown>>();
 function waitUntil(promise: Promise<unknown>): void {
   const tracked = promise.catch(() => undefined).finally(() => pending.delete(tracked));
   pending.add(tracked);
-}
-
-/** `@vercel/functions` finds `waitUntil` through this request context, as on the platform. */
-function installRequestContext(): void {
-  Object.defineProperty(globalThis, Symbol.for('@vercel/request-context'), {
-    configurable: true,
-    enumerable: false,
-    value: { get: () => ({ waitUntil }) },
-  });
 }
 
 function listFiles(dir: string, suffix: string, prefix = ''): string[] {
@@ -55,9 +47,10 @@ export function readBuildOutput(outputDir: string): BuildOutput {
  * order with their phases, static files, and each function loaded from its own `.func` folder
  * (its own module graph, its `.vc-config.json` honoured) once, then kept warm. The platform's
  * client-address headers are set from the connection, replacing whatever the client sent.
+ * `@vercel/functions` finds `waitUntil` and the purge API through the request context, as there.
  */
 export function createBuildOutputServer(outputDir: string): http.Server & { settle: () => Promise<void> } {
-  installRequestContext();
+  installRequestContext({ waitUntil, purge: loggedPurge });
   const output = readBuildOutput(outputDir);
   const functions = new Set(output.functions);
   const lookup = fileLookup(new Set([...output.functions, ...output.staticFiles]));

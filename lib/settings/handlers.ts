@@ -1,6 +1,7 @@
 import { config } from '../config.js';
 import { getDb, type Executor } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
+import { invalidateEdgeCache } from '../http/edge-cache.js';
 import { ok, type Reply } from '../http/reply.js';
 import type { Input } from '../http/route.js';
 import { readSettings, readStoredSettings, writeSettings, type Settings } from './queries.js';
@@ -27,5 +28,6 @@ export async function updateSettings({ body }: Input<{ body: typeof SettingsUpda
     await writeSettings(tx, body);
     return settingsView(tx, await readSettings(tx));
   });
+  await invalidateEdgeCache(['settings']);
   return ok(current);
 }

@@ -1,5 +1,6 @@
 import { getDb } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';
+import { invalidateEdgeCache, type CacheTag } from '../http/edge-cache.js';
 import { created, ok, type Reply } from '../http/reply.js';
 import {
   deleteConfigRow,
@@ -42,6 +43,11 @@ function secretToStore(field: string, sent: string | null | undefined, current: 
   ]);
 }
 
+/** The storefront shows the `MESSENGER` config's bot; no other platform's config shows publicly. */
+function cacheTagsOfConfig(platform: string): CacheTag[] {
+  return platform === MESSENGER ? ['messenger-bot'] : [];
+}
+
 /** Creates the platform's config, or updates the fields sent (D14: masked secrets round-trip). */
 export async function saveConfig({ body }: { body: ConfigInput }): Promise<Reply> {
   const db = await getDb();
@@ -58,11 +64,13 @@ export async function saveConfig({ body }: { body: ConfigInput }): Promise<Reply
     if (missing.length > 0) throw ApiError.badRequest(`Missing required fields: ${missing.join(', ')}`, missing.map((field) => ({ field, message: 'is required to create a config' })));
   }
   const row = await upsertConfigRow(db, body.platform, changes);
+  await invalidateEdgeCache(cacheTagsOfConfig(body.platform));
   return existing ? ok(configPresenter(row)) : created(configPresenter(row));
 }
 
 export async function deleteConfig({ params }: { params: { platform: string } }): Promise<Reply> {
   const deleted = await deleteConfigRow(await getDb(), params.platform);
   if (!deleted) throw ApiError.notFound(`Syndication config for platform "${params.platform}" not found`);
+  await invalidateEdgeCache(cacheTagsOfConfig(params.platform));
   return ok({ platform: params.platform });
 }

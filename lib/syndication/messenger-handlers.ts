@@ -41,6 +41,14 @@ interface PublicBot {
   link: string;
 }
 
+/**
+ * The fields in one order, whether the profile was just fetched or read back from the cache (which
+ * keeps JSON in its own key order): one answer, one encoding, one ETag.
+ */
+function publicBotPresenter(bot: PublicBot): PublicBot {
+  return { id: bot.id, first_name: bot.first_name, username: bot.username, link: bot.link };
+}
+
 /** The bot's public profile for the storefront, cached across instances for 10 minutes. */
 export async function publicMessengerBot(): Promise<Reply> {
   const db = await getDb();
@@ -48,12 +56,12 @@ export async function publicMessengerBot(): Promise<Reply> {
   if (!token) throw ApiError.notFound('Messenger bot is not configured');
   const key = botProfileKey(token);
   const cached = await readCached<PublicBot>(db, key);
-  if (cached) return ok(cached);
+  if (cached) return ok(publicBotPresenter(cached));
   const { fetchBotProfile } = await import('./bot-info.js');
   const profile = await fetchBotProfile(token).catch(badGateway);
   const bot: PublicBot = { ...profile, link: `https://t.me/${profile.username}` };
   await writeCached(db, key, bot, BOT_PROFILE_TTL_SECONDS);
-  return ok(bot);
+  return ok(publicBotPresenter(bot));
 }
 
 /**

@@ -9,6 +9,7 @@ import { fileLookup, resolvePlatformRoute, type PlatformRoute } from '../../lib/
 import { STATIC_FILES } from '../../lib/platform/static-files.js';
 import { readBuildOutput } from '../../lib/platform/build-output-server.js';
 import { testPostgresUrl } from '../support/databases.js';
+import { cacheInvalidationsIn } from '../support/cache-invalidations.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { imageForm, smallPng } from '../support/images.js';
 import { useLoopbackBotApi } from '../support/loopback-bot-api.js';
@@ -48,8 +49,9 @@ async function startBuiltServer(): Promise<{ baseUrl: string; log: () => string;
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve-built.ts', OUTPUT_DIR], {
     // As on the platform: VERCEL set (production settings enforced, the platform's client-IP header
-    // trusted); images on local disk, as the test server keeps them.
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'error', VERCEL: '1', STORAGE_PROVIDER: 'local' },
+    // trusted); images on local disk, as the test server keeps them. Logging at info shows the
+    // cache purges that reach the platform's request context.
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'info', VERCEL: '1', STORAGE_PROVIDER: 'local' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let printed = '';
@@ -207,6 +209,28 @@ describe('the main paths through the build output', () => {
     expect(detail.status).toBe(200);
     expect(detail.body.data).toMatchObject({ id, title: 'Deployed iPhone', price: 500 });
     expect(built.log()).not.toContain('FUNCTION_INVOCATION_FAILED');
+  });
+});
+
+describe('edge caching through the build output (D32)', () => {
+  const logLines = (text: string) => text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it('answers a public read with the caching headers, tags and 304 of the local server, and a write purges its tags through the platform context', async () => {
+    const token = (await deployed.post('/api/auth/login', { json: ADMIN })).body.data.token as string;
+    const before = await deployed.get('/api/settings');
+    expect(before.status).toBe(200);
+    expect(before.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=60, stale-while-revalidate=60');
+    expect(before.headers.get('vercel-cache-tag')).toBe('settings');
+    const etag = before.headers.get('etag')!;
+    expect((await local.api.get('/api/settings')).headers.get('etag')).toBe(etag);
+    expect((await deployed.get('/api/settings', { headers: { 'if-none-match': etag } })).status).toBe(304);
+
+    const logged = built.log().length;
+    expect((await deployed.put('/api/settings', { token, json: { siteName: 'Deployed Shop' } })).status).toBe(200);
+    await expect.poll(() => cacheInvalidationsIn(logLines(built.log().slice(logged)))).toEqual([['settings']]);
+    const after = await deployed.get('/api/settings', { headers: { 'if-none-match': etag } });
+    expect(after.status).toBe(200);
+    expect(after.body.data.siteName).toBe('Deployed Shop');
   });
 });
 
