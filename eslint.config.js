@@ -14,7 +14,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['tests/**/*.ts', 'bench/**/*.ts'],
+    files: ['tests/**/*.ts', 'bench/**/*.ts', 'bench/**/*.mjs'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       'no-console': 'off',

@@ -8,17 +8,21 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { measureColdStarts } from './cold-start.js';
 import { measureDeployedFunctions } from './deployed-functions.js';
-import type { CapturedStatement } from './floor-server.js';
+import { firstDifference, type AnswerKind } from './same-answers.js';
+import { benchScale } from './scale.js';
+import { compile, SERVICE_URL, startService as startServiceWith, stopChild, waitForHttp, type Service } from './service.js';
 
-const USAGE = `Usage: npm run bench -- [--listings N] [--duration S] [--connections C] [--sections load,cold,deployed,logins,memory,search]
-Runs against BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mkt_bench), seeding it up to N listings.`;
+const USAGE = `Usage: npm run bench -- [--listings N] [--duration S] [--connections C] [--sections load,cold,deployed,logins,memory,scale]
+Runs against BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mkt_bench), seeding it up to N listings.
+The scale section runs against BENCH_SCALE_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mkt_scale), seeding
+1,000,000 listings there when it has fewer.`;
 
 const { values: options } = parseArgs({
   options: {
     listings: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
-    sections: { type: 'string', default: 'load,cold,deployed,logins,memory,search' },
+    sections: { type: 'string', default: 'load,cold,deployed,logins,memory,scale' },
     help: { type: 'boolean' },
   },
 });
@@ -31,9 +35,10 @@ const LISTINGS = Number(options.listings);
 const DURATION = Number(options.duration);
 const CONNECTIONS = Number(options.connections);
 const SECTIONS = new Set(options.sections.split(','));
-const SERVICE_PORT = 5310;
 const FLOOR_PORT = 5311;
+const FLOOR_URL = `http://127.0.0.1:${FLOOR_PORT}`;
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mkt_bench';
+const scaleDatabaseUrl = process.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mkt_scale';
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-bench-'));
 
 const benchEnv: NodeJS.ProcessEnv = {
@@ -78,105 +83,28 @@ function runScript(script: string, args: string[]): void {
   execFileSync(process.execPath, ['--import', 'tsx', script, ...args], { env: benchEnv, stdio: 'inherit' });
 }
 
-interface Service {
-  child: ChildProcess;
-  lines: Array<Record<string, unknown>>;
-  stop: () => Promise<void>;
+/** The compiled local server over the benchmark database, with `env` added. */
+function startService(env: NodeJS.ProcessEnv): Promise<Service> {
+  return startServiceWith({ ...benchEnv, ...env });
 }
 
-/**
- * Compiles the functions, the local server and the floor into `dist/` (inside the project, so they
- * resolve their packages from node_modules), as deployed code runs: plain JavaScript, no loader.
- */
-function compile(): void {
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  // The compiled server finds the migrations and rewrites next to itself, as in the project.
-  fs.cpSync('drizzle', 'dist/drizzle', { recursive: true });
-  fs.copyFileSync('vercel.json', 'dist/vercel.json');
-}
-
-/** Starts the compiled local server as its own process. */
-async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
-  const child = spawn(process.execPath, ['dist/scripts/serve.js'], {
-    env: { ...benchEnv, PORT: String(SERVICE_PORT), ...env },
+/** The straightforward floor (bench/floor.mjs: node:http, one pg pool, the obvious SQL), on the same database. */
+async function startFloor(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['bench/floor.mjs'], {
+    env: { ...benchEnv, PORT: String(FLOOR_PORT), FLOOR_PG_FROM: process.cwd(), API_BASE_URL: SERVICE_URL },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines: Array<Record<string, unknown>> = [];
-  let buffer = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    const parts = buffer.split('\n');
-    buffer = parts.pop()!;
-    for (const part of parts) {
-      try {
-        lines.push(JSON.parse(part) as Record<string, unknown>);
-      } catch {
-        // not a log line
-      }
-    }
-  });
-  await waitForHttp(`http://127.0.0.1:${SERVICE_PORT}/health`);
-  return { child, lines, stop: () => stopChild(child) };
-}
-
-async function startFloor(scenarioFile: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/bench/floor-server.js', scenarioFile], {
-    env: { ...benchEnv, PORT: String(FLOOR_PORT) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  await waitForHttp(`${FLOOR_URL}/health`);
   return child;
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-async function waitForHttp(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
+/** A request both servers answer, compared item by item before their speed is. */
 interface Scenario {
   name: string;
   path: string;
+  kind: AnswerKind;
+  /** The service's token; the floor reads without one. */
   token?: string;
-  statements?: CapturedStatement[];
-}
-
-/** Runs each scenario once on a debug-logging service and keeps the statements it executed. */
-async function captureStatements(scenarios: Scenario[]): Promise<void> {
-  const service = await startService({ LOG_LEVEL: 'debug' });
-  try {
-    for (const scenario of scenarios) {
-      const from = service.lines.length;
-      const response = await fetch(`http://127.0.0.1:${SERVICE_PORT}${scenario.path}`, {
-        headers: scenario.token ? { authorization: `Bearer ${scenario.token}` } : {},
-      });
-      if (!response.ok) throw new Error(`${scenario.name}: ${response.status} ${await response.text()}`);
-      await response.arrayBuffer();
-      for (let wait = 0; wait < 100 && !service.lines.slice(from).some((line) => line.msg === 'request'); wait += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      scenario.statements = service.lines
-        .slice(from)
-        .filter((line) => line.msg === 'query')
-        .map((line) => ({ sql: String(line.sql), params: line.params as unknown[] }));
-    }
-  } finally {
-    await service.stop();
-  }
 }
 
 interface LoadResult {
@@ -209,61 +137,56 @@ function table(headers: string[], rows: Array<Array<string | number>>): void {
   }
 }
 
+async function dataOf(url: string, token?: string): Promise<unknown> {
+  const response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { data: unknown }).data;
+}
+
+/** Minimum ratios to the floor: the storefront's reads at or ahead of it, the kept totals well ahead. */
+const LOAD_TARGETS: Record<AnswerKind, { rps: number; p99: number }> = {
+  list: { rps: 1.0, p99: 1.2 },
+  detail: { rps: 1.0, p99: 1.2 },
+  'filter-options': { rps: 5, p99: Infinity },
+  'asset-stats': { rps: 5, p99: Infinity },
+};
+
 async function benchLoad(scenarios: Scenario[]): Promise<void> {
-  console.log(`\n## Load: ${CONNECTIONS} connections, ${DURATION} s each, service vs node:http + pg floor running the same SQL\n`);
-  await captureStatements(scenarios);
-  const scenarioFile = path.join(workDir, 'scenarios.json');
-  fs.writeFileSync(scenarioFile, JSON.stringify(Object.fromEntries(scenarios.map((s) => [s.path, s.statements]))));
+  console.log(`\n## Load: ${CONNECTIONS} connections, ${DURATION} s each, service vs the straightforward floor (bench/floor.mjs)\n`);
   const service = await startService({});
-  const floor = await startFloor(scenarioFile);
+  const floor = await startFloor();
   const rows: Array<Array<string | number>> = [];
   try {
     for (const scenario of scenarios) {
-      const serviceUrl = `http://127.0.0.1:${SERVICE_PORT}${scenario.path}`;
-      const floorUrl = `http://127.0.0.1:${FLOOR_PORT}${scenario.path}`;
+      const serviceUrl = `${SERVICE_URL}${scenario.path}`;
+      const floorUrl = `${FLOOR_URL}${scenario.path}`;
+      const difference = firstDifference(scenario.kind, await dataOf(serviceUrl, scenario.token), await dataOf(floorUrl));
       await load(serviceUrl, scenario.token, WARM_UP_SECONDS);
       await load(floorUrl, undefined, WARM_UP_SECONDS);
       const ours = await load(serviceUrl, scenario.token);
       const base = await load(floorUrl);
+      const rpsRatio = ours.rps / base.rps;
+      const p99Ratio = ours.p99 / Math.max(base.p99, 1);
+      const target = LOAD_TARGETS[scenario.kind];
       rows.push([
         scenario.name,
-        scenario.statements!.length,
+        difference === undefined ? 'same' : `DIFFERENT (${difference})`,
         Math.round(ours.rps),
         Math.round(base.rps),
-        (ours.rps / base.rps).toFixed(2),
-        ours.p50,
-        base.p50,
+        rpsRatio.toFixed(2),
         ours.p99,
         base.p99,
-        (ours.p99 / Math.max(base.p99, 1)).toFixed(2),
+        p99Ratio.toFixed(2),
         ours.errors,
+        rpsRatio >= target.rps && p99Ratio <= target.p99 && difference === undefined ? 'met' : 'MISSED',
       ]);
     }
   } finally {
     await service.stop();
     await stopChild(floor);
   }
-  table(['scenario', 'stmts', 'req/s', 'floor req/s', 'ratio', 'p50 ms', 'floor p50', 'p99 ms', 'floor p99', 'p99 ratio', 'non-2xx'], rows);
-  console.log('\ntargets: public list and detail ratio >= 0.90, p99 ratio <= 1.20');
-}
-
-async function benchSearch(scenario: Scenario): Promise<void> {
-  const [count] = await query<{ count: string }>('select count(*) from listings');
-  console.log(`\n## Storefront search at ${Number(count!.count).toLocaleString('en-US')} listings: ${scenario.path}\n`);
-  const statement = scenario.statements!.at(-1)!;
-  const timings: number[] = [];
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  for (let run = 0; run < 30; run += 1) {
-    const started = performance.now();
-    await client.query(statement.sql, statement.params);
-    timings.push(performance.now() - started);
-  }
-  timings.sort((a, b) => a - b);
-  console.log(`p50 ${timings[15]!.toFixed(1)} ms, p90 ${timings[27]!.toFixed(1)} ms over 30 runs (target p50 < 20 ms at 1,000,000)`);
-  const plan = await client.query(`explain (analyze, buffers off, costs off) ${statement.sql}`, statement.params);
-  console.log(plan.rows.map((row: Record<string, string>) => `  ${row['QUERY PLAN']}`).join('\n'));
-  await client.end();
+  table(['scenario', 'items', 'req/s', 'floor req/s', 'ratio', 'p99 ms', 'floor p99', 'p99 ratio', 'non-2xx', 'target'], rows);
+  console.log('\ntargets: list, search and detail ratio >= 1.0 with p99 ratio <= 1.2; filter-options and asset-stats ratio >= 5');
 }
 
 async function benchColdStarts(): Promise<void> {
@@ -311,14 +234,14 @@ async function benchLoginFlood(): Promise<void> {
   // Counters left by an earlier run would refuse the flood before any password is checked.
   await query('delete from rate_limits');
   const service = await startService({ BCRYPT_ROUNDS: '12' });
-  const url = `http://127.0.0.1:${SERVICE_PORT}/api/public/listings?limit=20`;
+  const url = `${SERVICE_URL}/api/public/listings?limit=20`;
   try {
     await load(url, undefined, WARM_UP_SECONDS);
     const idle = await load(url, undefined, DURATION, ORDINARY_TRAFFIC);
     const statuses = new Map<number, number>();
     const flood = Promise.all(
       Array.from({ length: FLOOD_LOGINS }, (_, index) =>
-        fetch(`http://127.0.0.1:${SERVICE_PORT}/api/auth/login`, {
+        fetch(`${SERVICE_URL}/api/auth/login`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ email: `flood-${Date.now()}-${index}@example.com`, password: 'not-the-password' }),
@@ -357,7 +280,7 @@ async function benchMemory(agentToken: string, categoryId: string): Promise<void
   try {
     const status = () => fs.readFileSync(`/proc/${service.child.pid}/status`, 'utf8');
     const peak = () => Number(/VmHWM:\s+(\d+) kB/.exec(status())![1]) / 1024;
-    await fetch(`http://127.0.0.1:${SERVICE_PORT}/api/categories`);
+    await fetch(`${SERVICE_URL}/api/categories`);
     const before = peak();
     const form = new FormData();
     form.set('title', 'Benchmark upload');
@@ -366,7 +289,7 @@ async function benchMemory(agentToken: string, categoryId: string): Promise<void
     form.set('attributes', JSON.stringify({ brand: 'Bench', model: 'Upload', storage: '128GB' }));
     for (const [index, image] of images.entries()) form.append('images', new Blob([image], { type: 'image/jpeg' }), `photo-${index}.jpg`);
     const started = performance.now();
-    const response = await fetch(`http://127.0.0.1:${SERVICE_PORT}/api/listings`, { method: 'POST', body: form, headers: { authorization: `Bearer ${agentToken}` } });
+    const response = await fetch(`${SERVICE_URL}/api/listings`, { method: 'POST', body: form, headers: { authorization: `Bearer ${agentToken}` } });
     const body = await response.text();
     const seconds = (performance.now() - started) / 1000;
     const totalMb = images.reduce((sum, image) => sum + image.length, 0) / 1024 / 1024;
@@ -407,12 +330,12 @@ async function benchAbusiveForms(agentToken: string): Promise<void> {
   try {
     const status = () => fs.readFileSync(`/proc/${service.child.pid}/status`, 'utf8');
     const peak = () => Number(/VmHWM:\s+(\d+) kB/.exec(status())![1]) / 1024;
-    await fetch(`http://127.0.0.1:${SERVICE_PORT}/api/categories`);
+    await fetch(`${SERVICE_URL}/api/categories`);
     const idle = peak();
     const boundary = 'abusive-boundary';
     const answers = await Promise.all(
       Array.from({ length: ABUSIVE_REQUESTS }, () =>
-        fetch(`http://127.0.0.1:${SERVICE_PORT}/api/listings`, {
+        fetch(`${SERVICE_URL}/api/listings`, {
           method: 'POST',
           headers: { authorization: `Bearer ${agentToken}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
           body: abusiveForm(boundary, ABUSIVE_FIELDS),
@@ -453,23 +376,19 @@ async function main(): Promise<void> {
   await closeDb();
 
   const scenarios: Scenario[] = [
-    { name: 'public list', path: '/api/public/listings' },
-    { name: 'public search (q + brand + price)', path: '/api/public/listings?q=pro&brand=apple&priceMin=200&priceMax=1500' },
-    { name: 'public detail', path: `/api/public/listings/${available!.id}` },
-    { name: 'filter-options', path: '/api/public/filter-options?category=Phones' },
-    { name: 'admin list (filters)', path: `/api/listings?status=AVAILABLE&categoryId=${phones!.id}&minPrice=100&maxPrice=2000&search=pro`, token: adminToken },
-    { name: 'asset-stats', path: '/api/commissions/asset-stats', token: adminToken },
+    { name: 'public list', path: '/api/public/listings', kind: 'list' },
+    { name: 'public search (q + brand + price)', path: '/api/public/listings?q=pro&brand=apple&priceMin=200&priceMax=1500', kind: 'list' },
+    { name: 'public detail', path: `/api/public/listings/${available!.id}`, kind: 'detail' },
+    { name: 'filter-options', path: '/api/public/filter-options?category=Phones', kind: 'filter-options' },
+    { name: 'asset-stats', path: '/api/commissions/asset-stats', token: adminToken, kind: 'asset-stats' },
   ];
   console.log(`# Benchmarks on ${databaseUrl.replace(/\/\/[^@]*@/, '//')} (${Math.max(Number(count), LISTINGS).toLocaleString('en-US')} listings), ${os.cpus().length} cores`);
   if (SECTIONS.has('load')) await benchLoad(scenarios);
-  if (SECTIONS.has('search')) {
-    if (!scenarios[1]!.statements) await captureStatements([scenarios[1]!]);
-    await benchSearch(scenarios[1]!);
-  }
   if (SECTIONS.has('cold')) await benchColdStarts();
   if (SECTIONS.has('deployed')) await benchDeployedFunctions();
   if (SECTIONS.has('logins')) await benchLoginFlood();
   if (SECTIONS.has('memory')) await benchMemory(agentToken, phones!.id);
+  if (SECTIONS.has('scale')) await benchScale({ env: benchEnv, databaseUrl: scaleDatabaseUrl });
   fs.rmSync(workDir, { recursive: true, force: true });
 }
 

@@ -1,0 +1,59 @@
+/**
+ * The correctness check of the load section: the service and the floor must answer each scenario
+ * with the same items, or the throughput of the two would not be comparable.
+ */
+type Json = Record<string, unknown>;
+
+/** A storefront item reduced to what both answer alike: tags and features as sets, since their order follows the category rules only in the service. */
+function comparableItem(item: Json): Json {
+  const sorted = (value: unknown) => (Array.isArray(value) ? [...(value as string[])].sort() : value);
+  const { tags, features, ...rest } = item;
+  return { ...rest, tags: sorted(tags), features: sorted(features) };
+}
+
+/** Filter options reduced to each field's options as a set. */
+function comparableOptions(data: Json): Json {
+  return Object.fromEntries(
+    Object.entries(data).map(([field, entry]) => [field, [...((entry as { options?: string[] }).options ?? [])].map(String).sort()]),
+  );
+}
+
+/** Asset statistics without the categories that hold no listing (the floor lists every category). */
+function comparableStats(data: Json): Json {
+  const byCategory = (data.byCategory as Array<Json & { count: number }>).filter((entry) => entry.count > 0);
+  return { ...data, byCategory };
+}
+
+export type AnswerKind = 'list' | 'detail' | 'filter-options' | 'asset-stats';
+
+const KEPT_BY_KIND: Record<AnswerKind, (data: unknown) => unknown> = {
+  list: (data) => (data as Json[]).map((item) => comparableItem(item)),
+  // The detail counts a view, so each answer carries the other's count plus one: the check leaves it out.
+  detail: (data) => comparableItem(data as Json),
+  'filter-options': (data) => comparableOptions(data as Json),
+  'asset-stats': (data) => comparableStats(data as Json),
+};
+
+/** The first difference between two answers' data, as a path and both values, or undefined when alike. */
+export function firstDifference(kind: AnswerKind, ours: unknown, floor: unknown): string | undefined {
+  return differenceAt('data', KEPT_BY_KIND[kind](ours), KEPT_BY_KIND[kind](floor));
+}
+
+function differenceAt(path: string, a: unknown, b: unknown): string | undefined {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return `${path}: ${a.length} items against ${b.length}`;
+    for (const [index, item] of a.entries()) {
+      const found = differenceAt(`${path}[${index}]`, item, b[index]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const found = differenceAt(`${path}.${key}`, (a as Json)[key], (b as Json)[key]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  return Object.is(a, b) ? undefined : `${path}: ${JSON.stringify(a)} against ${JSON.stringify(b)}`;
+}

@@ -1,0 +1,271 @@
+import { execFileSync } from 'node:child_process';
+import pg from 'pg';
+import { send, startService, statementsOf, type BenchRequest, type CapturedStatement, type Service } from './service.js';
+
+/** Every request answers within this, one at a time, at a million listings. */
+const BUDGET_MS = 50;
+const SCALE_LISTINGS = 1_000_000;
+const RUNS = 5;
+
+interface ScaleOptions {
+  /** The benchmark's environment; DATABASE_URL is replaced by the scale database's. */
+  env: NodeJS.ProcessEnv;
+  databaseUrl: string;
+}
+
+interface TimedRequest extends BenchRequest {
+  name: string;
+}
+
+interface Timing {
+  name: string;
+  medianMs: number;
+  status: number;
+  request: BenchRequest;
+}
+
+async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Migrates the scale database and fills it to a million listings (kept between runs: seeding takes minutes). */
+async function prepareDatabase(options: ScaleOptions, env: NodeJS.ProcessEnv): Promise<void> {
+  const target = new URL(options.databaseUrl);
+  const maintenance = new URL(options.databaseUrl);
+  maintenance.pathname = '/postgres';
+  await withClient(maintenance.toString(), async (client) => {
+    const name = target.pathname.slice(1);
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await client.query(`create database "${name.replace(/"/g, '')}"`);
+  });
+  const run = (script: string, args: string[] = []) => execFileSync(process.execPath, ['--import', 'tsx', script, ...args], { env, stdio: 'inherit' });
+  run('scripts/migrate.ts');
+  const present = await withClient(options.databaseUrl, async (client) => Number((await client.query('select count(*) from listings')).rows[0].count));
+  if (present < SCALE_LISTINGS) {
+    run('scripts/seed.ts', ['--listings', String(SCALE_LISTINGS - present)]);
+    // As autovacuum would soon: visibility for index-only reads, statistics for the planner.
+    await withClient(options.databaseUrl, (client) => client.query('vacuum analyze listings'));
+  }
+}
+
+async function timed(request: TimedRequest): Promise<Timing> {
+  let status = 0;
+  const durations: number[] = [];
+  for (let run = 0; run <= RUNS; run += 1) {
+    const started = performance.now();
+    const response = await send(request);
+    await response.arrayBuffer();
+    status = response.status;
+    // The first run warms the statement and the pages it reads; the median is of the other five.
+    if (run > 0) durations.push(performance.now() - started);
+  }
+  durations.sort((a, b) => a - b);
+  return { name: request.name, medianMs: durations[Math.floor(RUNS / 2)]!, status, request };
+}
+
+/** One write per run, each on its own listing, so every run does the same work. */
+async function timedWrite(name: string, requests: BenchRequest[]): Promise<Timing> {
+  const durations: number[] = [];
+  let status = 0;
+  for (const request of requests) {
+    const started = performance.now();
+    const response = await send(request);
+    await response.arrayBuffer();
+    durations.push(performance.now() - started);
+    status = response.status;
+  }
+  durations.sort((a, b) => a - b);
+  return { name, medianMs: durations[Math.floor(durations.length / 2)]!, status, request: requests[0]! };
+}
+
+interface Fixture {
+  admin: string;
+  agent: string;
+  agentListings: number;
+  phones: string;
+  earbuds: string;
+  smartwatches: string;
+  listing: string;
+}
+
+async function tokensAndIds(options: ScaleOptions): Promise<Fixture> {
+  const { config } = await import('../lib/config.js');
+  const { connect } = await import('../lib/db/client.js');
+  const { upsertAdmin } = await import('../lib/auth/bootstrap-admin.js');
+  const { signToken } = await import('../lib/auth/tokens.js');
+  const connection = await connect(config(), options.databaseUrl);
+  const admin = await upsertAdmin(connection.db, { email: 'bench-admin@example.com', password: 'bench-admin-password', name: 'Bench Admin', phone: '' });
+  await connection.close();
+  return withClient(options.databaseUrl, async (client) => {
+    const busiest = (await client.query(`select u.id, u.email, sum(t.listings)::int as listings from users u join agent_listing_totals t on t."agentId" = u.id
+      group by u.id order by 3 desc limit 1`)).rows[0] as { id: string; email: string; listings: number };
+    const category = async (name: string) => ((await client.query('select id from categories where name = $1', [name])).rows[0] as { id: string }).id;
+    const listing = (await client.query(`select id from listings where status = 'AVAILABLE' order by "createdAt" desc offset 500 limit 1`)).rows[0] as { id: string };
+    return {
+      admin: await signToken({ id: admin.id, email: 'bench-admin@example.com', role: 'SUPER_ADMIN' }),
+      agent: await signToken({ id: busiest.id, email: busiest.email, role: 'AGENT' }),
+      agentListings: busiest.listings,
+      phones: await category('PHONES'),
+      earbuds: await category('EARBUDS'),
+      smartwatches: await category('SMARTWATCHES'),
+      listing: listing.id,
+    };
+  });
+}
+
+/** Every GET of the spec, as anonymous, administrator and the agent with the most listings, with the filters that cost the most. */
+function readRequests(f: Fixture): TimedRequest[] {
+  const admin = (name: string, path: string): TimedRequest => ({ name: `admin ${name}`, path, token: f.admin });
+  const agent = (name: string, path: string): TimedRequest => ({ name: `agent ${name}`, path, token: f.agent });
+  const storefront = (name: string, query: string): TimedRequest => ({ name: `public list ${name}`, path: `/api/public/listings${query}` });
+  return [
+    { name: 'health', path: '/health' },
+    storefront('', ''),
+    storefront('page 2', '?page=2'),
+    storefront('page 200', '?page=200'),
+    storefront('category', '?category=Smartwatches'),
+    storefront('category page 2', '?category=Smartwatches&page=2'),
+    storefront('q', '?q=Surface'),
+    storefront('q page 1', '?q=Surface&page=1'),
+    storefront('q common word', '?q=pro&page=1'),
+    storefront('brand', '?brand=apple&page=1'),
+    storefront('condition + storage', '?condition=Brand%20New&storage=256GB&page=1'),
+    storefront('price window', '?priceMin=100&priceMax=120&page=1'),
+    storefront('price matching nothing', '?priceMax=20&page=1'),
+    storefront('price matching everything', '?priceMin=0&page=1'),
+    storefront('q + brand + price', '?q=pro&brand=apple&priceMin=200&priceMax=1500&page=1'),
+    storefront('q + brand anti-correlated (0)', '?q=Surface&brand=Dell&page=1'),
+    storefront('common q + brand anti-correlated (0)', '?q=pro&brand=dell&page=1'),
+    storefront('q + category anti-correlated (0)', '?q=ipad&category=Phones&page=1'),
+    storefront('every filter', '?category=Phones&q=galaxy&brand=samsung&storage=256GB&priceMin=100&priceMax=1200&page=1'),
+    { name: 'public detail', path: `/api/public/listings/${f.listing}` },
+    { name: 'filter-options', path: '/api/public/filter-options?category=Phones' },
+    { name: 'categories', path: '/api/categories' },
+    { name: 'one category', path: `/api/categories/${f.phones}` },
+    { name: 'settings', path: '/api/settings' },
+    { name: 'messenger-bot', path: '/api/public/messenger-bot' },
+    admin('me', '/api/auth/me'),
+    admin('listings', '/api/listings'),
+    admin('listings page 5000', '/api/listings?page=5000'),
+    admin('listings status', '/api/listings?status=PENDING&page=3'),
+    admin('listings category', `/api/listings?categoryId=${f.phones}&page=3`),
+    admin('listings status + category', `/api/listings?status=SOLD&categoryId=${f.phones}&page=3`),
+    admin('listings search', '/api/listings?search=Surface'),
+    admin('listings price window', '/api/listings?minPrice=100&maxPrice=200'),
+    admin('listing detail', `/api/listings/${f.listing}`),
+    admin('agents', '/api/auth/agents'),
+    admin('agent codes', '/api/auth/agent-codes'),
+    admin('commissions summary', '/api/commissions/summary'),
+    admin('commissions listings', '/api/commissions/listings'),
+    admin('commissions listings page 1000', '/api/commissions/listings?page=1000'),
+    admin('commissions listings set, page 1000', '/api/commissions/listings?commissionFilter=set&page=1000'),
+    admin('asset-stats', '/api/commissions/asset-stats'),
+    admin('notifications', '/api/notifications'),
+    admin('syndication logs', '/api/syndication/logs'),
+    admin('syndication config', '/api/syndication/config'),
+    agent('listings', '/api/listings'),
+    agent(`listings page ${Math.max(1, Math.floor(f.agentListings / 20))}`, `/api/listings?page=${Math.max(1, Math.floor(f.agentListings / 20))}`),
+    agent('listings search', '/api/listings?search=Surface'),
+    agent('listings status', '/api/listings?status=SOLD&page=2'),
+    agent('notifications', '/api/notifications'),
+    agent('syndication logs', '/api/syndication/logs'),
+  ];
+}
+
+/** Creates, edits, sells, moves and deletes listings of the agent, RUNS of each. */
+async function writeTimings(f: Fixture, databaseUrl: string): Promise<Timing[]> {
+  const bodies = Array.from({ length: RUNS }, (_, index) => ({
+    title: `Scale benchmark earbuds ${index}`,
+    price: 120 + index,
+    categoryId: f.earbuds,
+    stockQuantity: 3,
+    attributes: { brand: 'Sony', model: 'WF-1000XM5' },
+  }));
+  const ids: string[] = [];
+  const create = await timedWrite(
+    'agent create listing',
+    bodies.map((json) => ({ method: 'POST', path: '/api/listings', token: f.agent, json })),
+  );
+  for (const body of bodies) {
+    const response = await send({ method: 'POST', path: '/api/listings', token: f.agent, json: body });
+    ids.push(((await response.json()) as { data: { id: string } }).data.id);
+  }
+  const patch = (json: unknown) => ids.map((id): BenchRequest => ({ method: 'PATCH', path: `/api/listings/${id}`, token: f.agent, json }));
+  const timings = [
+    create,
+    await timedWrite('agent edit listing (price)', patch({ price: 99 })),
+    await timedWrite('agent mark SOLD', patch({ status: 'SOLD' })),
+    await timedWrite('agent move to another category', patch({ categoryId: f.smartwatches })),
+    await timedWrite('agent delete listing', ids.map((id): BenchRequest => ({ method: 'DELETE', path: `/api/listings/${id}`, token: f.agent }))),
+  ];
+  // The listings the create timing made go too, so repeated runs leave the store as they found it.
+  await withClient(databaseUrl, (client) => client.query(`delete from listings where title like 'Scale benchmark earbuds %'`));
+  return timings;
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of every statement the request ran, in one transaction rolled back after. */
+async function explain(databaseUrl: string, statements: CapturedStatement[]): Promise<string[]> {
+  return withClient(databaseUrl, async (client) => {
+    const lines: string[] = [];
+    await client.query('begin');
+    try {
+      for (const { sql, params } of statements) {
+        if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(sql)) continue;
+        if (/^\s*set\b/i.test(sql)) {
+          await client.query(sql, params);
+          lines.push(`  ${sql}`);
+          continue;
+        }
+        const plan = await client.query(`explain (analyze, buffers) ${sql}`, params);
+        lines.push(`  ${sql.slice(0, 200)}${sql.length > 200 ? ' ...' : ''}`);
+        for (const row of plan.rows as Array<Record<string, string>>) lines.push(`    ${row['QUERY PLAN']}`);
+      }
+    } finally {
+      await client.query('rollback');
+    }
+    return lines;
+  });
+}
+
+/**
+ * Point by point at a million listings: every request of the spec one at a time (median of five
+ * after a warm-up) against the 50 ms budget, and the plans of any that is over it.
+ */
+export async function benchScale(options: ScaleOptions): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...options.env, DATABASE_URL: options.databaseUrl };
+  console.log(`\n## Scale: every request at ${SCALE_LISTINGS.toLocaleString('en-US')} listings, one at a time, median of ${RUNS} after a warm-up (budget ${BUDGET_MS} ms)\n`);
+  await prepareDatabase(options, env);
+  const fixture = await tokensAndIds(options);
+  let service: Service = await startService(env);
+  let timings: Timing[];
+  try {
+    timings = [];
+    for (const request of readRequests(fixture)) timings.push(await timed(request));
+    timings.push(...(await writeTimings(fixture, options.databaseUrl)));
+  } finally {
+    await service.stop();
+  }
+  for (const timing of timings) {
+    const over = timing.medianMs > BUDGET_MS;
+    console.log(`${timing.medianMs.toFixed(1).padStart(8)} ms  ${String(timing.status).padEnd(4)} ${over ? 'OVER ' : 'ok   '} ${timing.name}  (${timing.request.path})`);
+  }
+  const failed = timings.filter((timing) => timing.status >= 500);
+  const over = timings.filter((timing) => timing.medianMs > BUDGET_MS);
+  console.log(`\n${timings.length - over.length} of ${timings.length} within ${BUDGET_MS} ms; ${failed.length} answered 5xx.`);
+  if (over.length === 0) return;
+  service = await startService({ ...env, LOG_LEVEL: 'debug' });
+  try {
+    for (const timing of over.filter((entry) => (entry.request.method ?? 'GET') === 'GET')) {
+      console.log(`\n### ${timing.name}: ${timing.medianMs.toFixed(1)} ms, ${timing.request.path}`);
+      console.log((await explain(options.databaseUrl, await statementsOf(service, timing.request))).join('\n'));
+    }
+  } finally {
+    await service.stop();
+  }
+}
