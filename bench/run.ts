@@ -54,6 +54,8 @@ const benchEnv: NodeJS.ProcessEnv = {
   ADMIN_EMAIL: '',
   MESSENGER_BOT_TOKEN: '',
   LOG_LEVEL: 'silent',
+  // Image URLs are absolute on this prefix, which the floor is given too, so both answers compare.
+  API_BASE_URL: SERVICE_URL,
 };
 Object.assign(process.env, benchEnv);
 

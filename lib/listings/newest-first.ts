@@ -46,6 +46,16 @@ export type RowSelection<Row> = (source: RowSource, matched: SQL<number | null>)
 
 const newestFirst = [desc(listings.createdAt), desc(listings.id)];
 
+/**
+ * From this offset on, a page's ids are read from the index alone before its rows are: skipping
+ * that many rows through the table would read each of them. Nearer pages read their rows directly.
+ */
+const DEFERRED_FROM = 500;
+
+function pageIds(executor: Executor, indexed: SQL | undefined, offset: number, limit: number) {
+  return executor.select({ id: listings.id }).from(listings).where(indexed).orderBy(...newestFirst).limit(limit).offset(offset);
+}
+
 function pageOf<Row>(rows: Array<Row & { matched: number | null }>): Row[] {
   return rows.map(({ matched: _matched, ...row }) => row as Row);
 }
@@ -53,8 +63,8 @@ function pageOf<Row>(rows: Array<Row & { matched: number | null }>): Row[] {
 /**
  * A page of listings newest first, and (when counted) how many match, at a cost that does not
  * grow with the table:
- * - Without row conditions, the page's ids are read from the index alone (however deep the page)
- *   and the total is the kept one.
+ * - Without row conditions, a deep page's ids are read from the index alone (a near page's rows
+ *   directly), and the total is the kept one.
  * - With them, the newest WALK_WINDOW listings of the index (more for a deep page) are read in
  *   order and checked, stopping at the page when no total is wanted. When they hold the page, that
  *   is the answer, and the total is the kept one, the exact count of a window that holds every
@@ -69,9 +79,10 @@ export async function newestFirstPage<Row>(
 ): Promise<{ rows: Row[]; total?: MatchedTotal }> {
   const { indexed, checked, offset, limit, counted } = search;
   if (checked === undefined) {
-    const ids = executor.select({ id: listings.id }).from(listings).where(indexed).orderBy(...newestFirst).limit(limit).offset(offset);
     const [rows, total] = await Promise.all([
-      selectRows(executor, sql`null`).where(inArray(listings.id, ids)).orderBy(...newestFirst),
+      offset < DEFERRED_FROM
+        ? selectRows(executor, sql`null`).where(indexed).orderBy(...newestFirst).limit(limit).offset(offset)
+        : selectRows(executor, sql`null`).where(inArray(listings.id, pageIds(executor, indexed, offset, limit))).orderBy(...newestFirst),
       counted ? search.indexedCount() : undefined,
     ]);
     return { rows: pageOf(rows), total: total === undefined ? undefined : { total, exact: true } };
