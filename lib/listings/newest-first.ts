@@ -50,7 +50,7 @@ const newestFirst = [desc(listings.createdAt), desc(listings.id)];
  * From this offset on, a page's ids are read from the index alone before its rows are: skipping
  * that many rows through the table would read each of them. Nearer pages read their rows directly.
  */
-const DEFERRED_FROM = 500;
+export const DEFERRED_FROM = 500;
 
 function pageIds(executor: Executor, indexed: SQL | undefined, offset: number, limit: number) {
   return executor.select({ id: listings.id }).from(listings).where(indexed).orderBy(...newestFirst).limit(limit).offset(offset);

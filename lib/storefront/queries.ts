@@ -1,10 +1,10 @@
-import { and, arrayContains, eq, gte, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, gte, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { publicProfileColumns } from '../auth/presenter.js';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Database, Executor } from '../db/client.js';
 import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
 import { countListings } from '../listings/kept-totals.js';
-import { newestFirstPage } from '../listings/newest-first.js';
+import { DEFERRED_FROM, newestFirstPage } from '../listings/newest-first.js';
 import { textMatches } from '../listings/text-search.js';
 
 export interface PublicListingFilters {
@@ -69,7 +69,7 @@ function categoryMatches(nameOrDisplayName: string | SQLWrapper): SQL {
  * none does, which matches nothing): a display name match wins over a code match. Compared with
  * `=`, it lets a category's pages be read newest first from its own index.
  */
-function categoryNamed(nameOrDisplayName: string): SQL<string | null> {
+function categoryNamed(nameOrDisplayName: string | SQLWrapper): SQL<string | null> {
   return sql<string | null>`(select ${categories.id} from ${categories} where ${categoryMatches(nameOrDisplayName)}
     order by lower(${categories.displayName}) = lower(${nameOrDisplayName}) desc, ${categories.name} limit 1)`;
 }
@@ -95,10 +95,43 @@ function checkedConditions(filters: PublicListingFilters): SQL | undefined {
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
+/** The storefront page's columns, from `listings` and its category, for newestFirstPage(). */
+function publicPageRows(source: Pick<Executor, 'select'>, matched: SQL<number | null>) {
+  return source
+    .select({ ...shownListingColumns, categoryDisplayName: categories.displayName, categoryVersion: categories.updatedAt, matched })
+    .from(listings)
+    .innerJoin(categories, eq(categories.id, listings.categoryId))
+    .$dynamic();
+}
+
+/**
+ * The storefront's busiest statement, a near page of every available listing or of one category,
+ * newest first, built and planned once per database and shape (with or without a category).
+ */
+function prepareNearPage(executor: Executor, inCategory: boolean) {
+  return publicPageRows(executor, sql`null`)
+    .where(and(eq(listings.status, 'AVAILABLE'), inCategory ? eq(listings.categoryId, categoryNamed(sql.placeholder('category'))) : undefined))
+    .orderBy(desc(listings.createdAt), desc(listings.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(inCategory ? 'public_listings_near_page_in_category' : 'public_listings_near_page');
+}
+
+const preparedNearPages = new WeakMap<Executor, Map<boolean, ReturnType<typeof prepareNearPage>>>();
+
+function nearPage(executor: Executor, inCategory: boolean) {
+  let byShape = preparedNearPages.get(executor);
+  if (!byShape) preparedNearPages.set(executor, (byShape = new Map()));
+  let prepared = byShape.get(inCategory);
+  if (!prepared) byShape.set(inCategory, (prepared = prepareNearPage(executor, inCategory)));
+  return prepared;
+}
+
 /**
  * Available listings matching the filters, newest first, and (with a page) how many match: exact
  * from the kept totals for a category or none, and for few matches; an estimate, flagged, for
- * broad row filters (D31). See newestFirstPage() for how each kind is read.
+ * broad row filters (D31). A near page without row filters runs a prepared statement; every other
+ * page is read as newestFirstPage() reads it.
  */
 export async function findPublicListings(
   executor: Executor,
@@ -106,22 +139,28 @@ export async function findPublicListings(
   page: PublicListingsPage,
 ): Promise<{ rows: PublicListingPageRow[]; total?: MatchedTotal }> {
   const categoryId = filters.category ? categoryNamed(filters.category) : undefined;
+  const checked = checkedConditions(filters);
+  const offset = ((page.page ?? 1) - 1) * page.limit;
+  const counted = page.page !== undefined;
+  const indexedCount = () => countListings(executor, { status: 'AVAILABLE', categoryId });
+  if (checked === undefined && offset < DEFERRED_FROM) {
+    const [rows, total] = await Promise.all([
+      nearPage(executor, filters.category !== undefined).execute({ category: filters.category, limit: page.limit, offset }),
+      counted ? indexedCount() : undefined,
+    ]);
+    return { rows, total: total === undefined ? undefined : { total, exact: true } };
+  }
   return newestFirstPage(
     executor,
     {
       indexed: and(eq(listings.status, 'AVAILABLE'), categoryId === undefined ? undefined : eq(listings.categoryId, categoryId)),
-      indexedCount: () => countListings(executor, { status: 'AVAILABLE', categoryId }),
-      checked: checkedConditions(filters),
-      offset: ((page.page ?? 1) - 1) * page.limit,
+      indexedCount,
+      checked,
+      offset,
       limit: page.limit,
-      counted: page.page !== undefined,
+      counted,
     },
-    (source, matched) =>
-      source
-        .select({ ...shownListingColumns, categoryDisplayName: categories.displayName, categoryVersion: categories.updatedAt, matched })
-        .from(listings)
-        .innerJoin(categories, eq(categories.id, listings.categoryId))
-        .$dynamic(),
+    publicPageRows,
   );
 }
 
