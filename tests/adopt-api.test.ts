@@ -39,6 +39,20 @@ beforeAll(async () => {
 });
 beforeEach(() => bot.reset());
 
+/** The agent's socials as the original stored them (facebook .. youtube, custom {key, value}), as this service serves them (D27, D35). */
+const ADOPTED_SOCIALS = {
+  social_1: 'https://facebook.com/selam',
+  social_2: 'https://x.com/selam',
+  social_3: 'https://instagram.com/selam',
+  social_4: 'https://linkedin.com/in/selam',
+  social_5: 'https://t.me/selam',
+  social_6: 'https://wa.me/251911000002',
+  social_7: 'https://tiktok.com/@selam',
+  social_8: 'https://youtube.com/@selam',
+  website: 'https://selam.example',
+  customSocials: [{ name: 'Blog', url: 'https://blog.selam.example' }],
+};
+
 describe('signing in', () => {
   it('takes the old passwords (bcrypt cost 12 hashes kept as they were), with the e-mail in any letter case', async () => {
     const admin = await login('owner@shop.example', ORIGINAL.admin.password);
@@ -62,17 +76,8 @@ describe('signing in', () => {
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({
       id: ORIGINAL.agent.id,
-      profileImage: expect.stringMatching(/^(http:\/\/127\.0\.0\.1:\d+)?\/uploads\/1717000000000-avatar\.webp$/),
-      social_1: 'https://facebook.com/selam',
-      social_2: 'https://x.com/selam',
-      social_3: 'https://instagram.com/selam',
-      social_4: 'https://linkedin.com/in/selam',
-      social_5: 'https://t.me/selam',
-      social_6: 'https://wa.me/251911000002',
-      social_7: 'https://tiktok.com/@selam',
-      social_8: 'https://youtube.com/@selam',
-      website: 'https://selam.example',
-      customSocials: [{ name: 'Blog', url: 'https://blog.selam.example' }],
+      profileImage: `${server.baseUrl}/uploads/1717000000000-avatar.webp`,
+      ...ADOPTED_SOCIALS,
     });
     expect(JSON.stringify(response.body)).not.toMatch(/telegram|99887766|selam_t/i);
   });
@@ -112,16 +117,7 @@ describe('the storefront', () => {
       name: 'Selam Tesfaye',
       phone: '+251911000002',
       profileImage: `${server.baseUrl}/uploads/1717000000000-avatar.webp`,
-      social_1: 'https://facebook.com/selam',
-      social_2: 'https://x.com/selam',
-      social_3: 'https://instagram.com/selam',
-      social_4: 'https://linkedin.com/in/selam',
-      social_5: 'https://t.me/selam',
-      social_6: 'https://wa.me/251911000002',
-      social_7: 'https://tiktok.com/@selam',
-      social_8: 'https://youtube.com/@selam',
-      website: 'https://selam.example',
-      customSocials: [{ name: 'Blog', url: 'https://blog.selam.example' }],
+      ...ADOPTED_SOCIALS,
     });
     const detail = await api.get(`/api/listings/${ORIGINAL.localPhotos.id}`, { token: adminToken });
     expect(detail.body.data).toMatchObject({
