@@ -26,11 +26,13 @@ async function keptAndRecounted() {
   return {
     kept: {
       totals: await rows(sql`select "categoryId", status, listings::int, value::text, stock::int from listing_totals where listings <> 0 order by 1, 2`),
+      agents: await rows(sql`select "agentId", status, listings::int from agent_listing_totals where listings <> 0 order by 1, 2`),
       values: await rows(sql`select "categoryId", field, value, listings::int from listing_attribute_values order by 1, 2, 3`),
     },
     recounted: {
       totals: await rows(sql`select "categoryId", status, count(*)::int as listings, sum(price)::text as value, sum("stockQuantity")::int as stock
         from listings group by 1, 2 order by 1, 2`),
+      agents: await rows(sql`select "agentId", status, count(*)::int as listings from listings where "agentId" is not null group by 1, 2 order by 1, 2`),
       values: await rows(sql`select listing."categoryId", offered.field, offered.value, count(*)::int as listings
         from listings as listing, listing_filter_values(listing) as offered group by 1, 2, 3 order by 1, 2, 3`),
     },
