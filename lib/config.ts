@@ -15,6 +15,11 @@ export interface Config {
   dataDir: string;
   /** How long to wait for a database connection (`DATABASE_CONNECT_TIMEOUT_MS`, default 3 s). */
   databaseConnectTimeoutMs: number;
+  /**
+   * How long an instance keeps a CDN-cacheable public answer to give again (`ANSWER_CACHE_MS`,
+   * default 1 s; 0 under test, where every read must see the writes made straight to the database).
+   */
+  answerCacheMs: number;
   /** The longest a statement may run (`DATABASE_STATEMENT_TIMEOUT_MS`, default 10 s). */
   databaseStatementTimeoutMs: number;
   jwtSecret: string | undefined;
@@ -61,10 +66,10 @@ function chooseDriver(env: NodeJS.ProcessEnv, databaseUrl: string | undefined): 
   return /\.neon\.tech(:\d+)?\//.test(databaseUrl) ? 'neon' : 'pg';
 }
 
-/** A duration setting in milliseconds, 50 ms to 60 s; anything else falls back to the default. */
-function readMilliseconds(value: string | undefined, fallback: number): number {
+/** A duration setting in milliseconds, `least` (50 ms unless said) to 60 s; anything else falls back to the default. */
+function readMilliseconds(value: string | undefined, fallback: number, least = 50): number {
   const milliseconds = Number(value ?? fallback);
-  if (!Number.isInteger(milliseconds) || milliseconds < 50 || milliseconds > 60_000) return fallback;
+  if (!Number.isInteger(milliseconds) || milliseconds < least || milliseconds > 60_000) return fallback;
   return milliseconds;
 }
 
@@ -97,6 +102,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? '.data'),
     databaseConnectTimeoutMs: readMilliseconds(env.DATABASE_CONNECT_TIMEOUT_MS, 3_000),
     databaseStatementTimeoutMs: readMilliseconds(env.DATABASE_STATEMENT_TIMEOUT_MS, 10_000),
+    answerCacheMs: readMilliseconds(env.ANSWER_CACHE_MS, env.NODE_ENV === 'test' ? 0 : 1_000, 0),
     jwtSecret: nonEmpty(env.JWT_SECRET),
     jwtExpiresIn: nonEmpty(env.JWT_EXPIRES_IN) ?? '7d',
     bcryptRounds: readBcryptRounds(env),

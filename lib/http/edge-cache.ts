@@ -1,4 +1,5 @@
 import { log } from '../log.js';
+import { forgetTagged } from './answer-cache.js';
 
 /**
  * What a public answer kept by the CDN shows, by kind of data (D32). An answer carries the tag of
@@ -30,12 +31,13 @@ export const EDGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${CDN_FRESH_SECON
 export const CACHE_TAG_HEADER = 'Vercel-Cache-Tag';
 
 /** The headers of an answer the CDN may keep: its lifetime, its validator and its tags. */
-export function edgeCacheHeaders(tags: readonly CacheTag[], entityTag: string): Record<string, string> {
+export function edgeCacheHeaders(tags: readonly string[], entityTag: string): Record<string, string> {
   return { 'Cache-Control': EDGE_CACHE_CONTROL, ETag: entityTag, [CACHE_TAG_HEADER]: tags.join(',') };
 }
 
 /**
- * Marks every CDN answer carrying one of the tags as stale, through the platform's purge API
+ * Drops this instance's kept answers carrying one of the tags, and marks every CDN answer carrying
+ * one as stale, through the platform's purge API
  * (`invalidateByTag`, a no-op where no platform context is installed). Called once a write has
  * committed, before it answers. A failed purge is logged and does not fail the write, which has
  * happened: the answers it leaves behind expire within the CDN's lifetime.
@@ -43,6 +45,7 @@ export function edgeCacheHeaders(tags: readonly CacheTag[], entityTag: string): 
 export async function invalidateEdgeCache(tags: readonly CacheTag[]): Promise<void> {
   const unique = [...new Set(tags)];
   if (unique.length === 0) return;
+  forgetTagged(unique);
   try {
     // Loaded by writes only, keeping the public reads' cold start light.
     const { invalidateByTag } = await import('@vercel/functions');

@@ -4,6 +4,7 @@ import type { AuthUser } from '../auth/authenticate.js';
 import { config } from '../config.js';
 import { log } from '../log.js';
 import { ApiError } from './api-error.js';
+import { keepAnswer, keptAnswer, type KeptAnswer } from './answer-cache.js';
 import { clientAddress } from './client-address.js';
 import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
 import { databaseErrorToApiError } from './database-errors.js';
@@ -138,6 +139,8 @@ function queryObject(url: URL): Record<string, string | string[]> {
 interface Cacheable {
   tags: readonly CacheTag[];
   ifNoneMatch: string | undefined;
+  /** Where the answer is kept in this instance (answer-cache.ts). */
+  key: string;
 }
 
 function encode(reply: Reply, headers: Record<string, string>, cacheable: Cacheable | undefined): OutgoingResponse {
@@ -152,12 +155,18 @@ function encode(reply: Reply, headers: Record<string, string>, cacheable: Cachea
     headers['Cache-Control'] = 'no-store';
     return { status: reply.status, headers, body };
   }
-  const entityTag = entityTagOf(body);
-  Object.assign(headers, edgeCacheHeaders(cacheable.tags, entityTag));
+  const answer = { body, entityTag: entityTagOf(body), tags: cacheable.tags };
+  keepAnswer(cacheable.key, answer, config().answerCacheMs);
+  return cacheableResponse(answer, headers, cacheable.ifNoneMatch);
+}
+
+/** A cacheable answer's 200, or its 304 when the client already holds it. */
+function cacheableResponse(answer: KeptAnswer, headers: Record<string, string>, ifNoneMatch: string | undefined): OutgoingResponse {
+  Object.assign(headers, edgeCacheHeaders(answer.tags, answer.entityTag));
   // A 304 carries the validator and caching headers a 200 would, and no body or content headers.
-  if (ifNoneMatchNames(cacheable.ifNoneMatch, entityTag)) return { status: 304, headers, body: null };
+  if (ifNoneMatchNames(ifNoneMatch, answer.entityTag)) return { status: 304, headers, body: null };
   headers['Content-Type'] = 'application/json; charset=utf-8';
-  return { status: 200, headers, body };
+  return { status: 200, headers, body: answer.body };
 }
 
 function errorReply(error: unknown, requestId: string): Reply {
@@ -291,6 +300,14 @@ async function respond(table: RouteTable, allowed: string, request: IncomingRequ
     return { status: 204, headers: { ...headers, ...PREFLIGHT_HEADERS }, body: null };
   }
   const endpoint = table[(method === 'HEAD' ? 'GET' : method) as HttpMethod];
+  const answerKey = endpoint?.edgeCache ? `${url.pathname}${url.search}` : undefined;
+  const kept = answerKey === undefined ? undefined : keptAnswer(answerKey);
+  if (kept) {
+    discardBody(request);
+    const response = cacheableResponse(kept, headers, request.headers['if-none-match']);
+    logRequest(request, requestId, method, url, response.status, started, undefined);
+    return response;
+  }
   let outcome: Outcome;
   if (!endpoint) {
     discardBody(request);
@@ -303,18 +320,23 @@ async function respond(table: RouteTable, allowed: string, request: IncomingRequ
       discardBody(request);
     }
   }
-  const cacheable = outcome.cacheTags ? { tags: outcome.cacheTags, ifNoneMatch: request.headers['if-none-match'] } : undefined;
+  const cacheable =
+    outcome.cacheTags && answerKey !== undefined ? { key: answerKey, tags: outcome.cacheTags, ifNoneMatch: request.headers['if-none-match'] } : undefined;
   const response = encode(outcome.reply, headers, cacheable);
+  logRequest(request, requestId, method, url, response.status, started, outcome.user?.id);
+  return response;
+}
+
+function logRequest(request: IncomingRequest, requestId: string, method: string, url: URL, status: number, started: number, userId: string | undefined): void {
   log.info('request', {
     requestId,
     clientRequestId: clientRequestIdOf(request),
     method,
     path: url.pathname,
-    status: response.status,
+    status,
     durationMs: Math.round(performance.now() - started),
-    userId: outcome.user?.id,
+    userId,
   });
-  return response;
 }
 
 function writeNodeResponse(res: ServerResponse, response: OutgoingResponse): void {

@@ -1,0 +1,67 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCategory, buildListing } from './support/catalog-factories.js';
+import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import type { ApiResponse } from './support/http.js';
+import { useTestServer } from './support/test-server.js';
+
+/**
+ * An instance keeps the CDN-cacheable answers it gave for ANSWER_CACHE_MS. Listings written
+ * straight to the database (as another instance's writes look from here) show what is kept; a
+ * write through the API drops the answers carrying its tags, and only those.
+ */
+const server = useTestServer({ ANSWER_CACHE_MS: '60000' });
+const api = server.api;
+
+let admin: TestUser;
+let agent: TestUser;
+let phones: Awaited<ReturnType<typeof buildCategory>>;
+
+beforeAll(async () => {
+  admin = await buildAdmin(server.db);
+  agent = await buildAgent(server.db);
+  phones = await buildCategory(server.db);
+  await buildListing(server.db, { categoryId: phones.id, agentId: agent.id, title: 'First phone' });
+});
+
+const titles = (response: ApiResponse) => (response.body.data as Array<{ title: string }>).map((item) => item.title);
+
+describe('answers kept by the instance', () => {
+  it('gives a public list again, with its validator, until a write through the API drops it', async () => {
+    const first = await api.get('/api/public/listings');
+    expect(titles(first)).toEqual(['First phone']);
+    await buildListing(server.db, { categoryId: phones.id, agentId: agent.id, title: 'Written elsewhere' });
+
+    const kept = await api.get('/api/public/listings');
+    expect(titles(kept)).toEqual(['First phone']);
+    expect(kept.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect((await api.get('/api/public/listings', { headers: { 'if-none-match': first.headers.get('etag')! } })).status).toBe(304);
+    // Another question is another answer.
+    expect(titles(await api.get('/api/public/listings?limit=10'))).toEqual(['Written elsewhere', 'First phone']);
+
+    const created = await api.post('/api/listings', { token: agent.token, json: { categoryId: phones.id, title: 'Written here', price: 10, attributes: { brand: 'A', model: 'B', storage: '64GB' } } });
+    expect(created.status).toBe(201);
+    expect(titles(await api.get('/api/public/listings'))).toEqual(['Written here', 'Written elsewhere', 'First phone']);
+  });
+
+  it('drops only the answers carrying the tags a write names', async () => {
+    const list = await api.get('/api/public/listings');
+    const settings = await api.get('/api/settings');
+    expect(settings.status).toBe(200);
+    await buildListing(server.db, { categoryId: phones.id, agentId: agent.id, title: 'Unseen until a listing write' });
+
+    const saved = await api.put('/api/settings', { token: admin.token, json: { siteName: 'Renamed shop' } });
+    expect(saved.status).toBe(200);
+    expect((await api.get('/api/settings')).body.data.siteName).toBe('Renamed shop');
+    expect((await api.get('/api/public/listings')).body).toEqual(list.body);
+  });
+
+  it('keeps no answer to a token, nor the public detail, nor an error', async () => {
+    const before = await api.get('/api/listings', { token: admin.token });
+    const extra = await buildListing(server.db, { categoryId: phones.id, agentId: agent.id, title: 'Seen at once by the admin' });
+    const after = await api.get('/api/listings', { token: admin.token });
+    expect(after.body.pagination.total).toBe(before.body.pagination.total + 1);
+    expect((await api.get(`/api/public/listings/${extra.id}`)).body.data.title).toBe('Seen at once by the admin');
+    expect((await api.get('/api/public/listings?limit=0')).status).toBe(400);
+    expect((await api.get('/api/public/listings?limit=0')).status).toBe(400);
+  });
+});
