@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../lib/config.js';
 import { runMigrations } from '../lib/db/migrate.js';
@@ -5,6 +6,9 @@ import { prepareAdoptedDatabase } from './support/adopted-database.js';
 import { openRawDatabase, runAdoptCli } from './support/original-database.js';
 import { rowCounts, schemaSnapshot } from './support/schema-snapshot.js';
 import { prepareTestDatabase, type PreparedDatabase } from './support/test-server.js';
+
+/** The migrations in the repository, each of which a migrated or adopted database records. */
+const MIGRATIONS = (JSON.parse(readFileSync(new URL('../drizzle/meta/_journal.json', import.meta.url), 'utf8')) as { entries: unknown[] }).entries.length;
 
 type Snapshot = Awaited<ReturnType<typeof schemaSnapshot>>;
 
@@ -60,7 +64,7 @@ describe('an adopted database has the schema of a freshly migrated one', () => {
 
   it('in every column, index, constraint, trigger, enum, function, statistics object and journal entry', async () => {
     const snapshot = await snapshotOf(adopted);
-    expect(fresh.journal).toHaveLength(16);
+    expect(fresh.journal).toHaveLength(MIGRATIONS);
     expectFreshSchema(snapshot, fresh);
   });
 
@@ -84,7 +88,7 @@ describe('an adopted database has the schema of a freshly migrated one', () => {
     const [before, rowsBefore] = [await schemaSnapshot(db), await rowCounts(db)];
     await db.close();
     const run = await runAdoptCli(adopted.env);
-    expect(run.stdout).toContain("This database already has this service's schema (16 of 16 migrations recorded): nothing to adopt.");
+    expect(run.stdout).toContain(`This database already has this service's schema (${MIGRATIONS} of ${MIGRATIONS} migrations recorded): nothing to adopt.`);
     expect(run.code).toBe(0);
     const after = await openRawDatabase(adopted);
     expect([await schemaSnapshot(after), await rowCounts(after)]).toEqual([before, rowsBefore]);
