@@ -127,7 +127,11 @@ describe('GET /api/public/listings', () => {
     it('matches q as a case-insensitive substring of the title or the description', async () => {
       expect(ids((await api.get('/api/public/listings?q=IPHONE')).body)).toEqual([iphone.id]);
       expect(ids((await api.get('/api/public/listings?q=scratches')).body)).toEqual([pixel.id]);
-      expect(ids((await api.get('/api/public/listings?q=apple')).body)).toEqual([watch.id]);
+      expect(ids((await api.get('/api/public/listings?q=watch')).body)).toEqual([watch.id]);
+    });
+
+    it('matches q as a word of the brand too, ranking a title word first', async () => {
+      expect(ids((await api.get('/api/public/listings?q=apple')).body)).toEqual([watch.id, iphone.id]);
     });
 
     it('treats % and _ in q as literal characters', async () => {

@@ -1,17 +1,21 @@
 import { categoryRulesOf } from '../categories/rules-cache.js';
-import { getDb } from '../db/client.js';
+import { getDb, type Executor } from '../db/client.js';
 import { notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
+import { correctSearch } from '../search/word-corrections.js';
 import { filterOptionsPresenter } from './filter-options.js';
 import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
 import { countInquiry, findCategoryFilterValues, findPublicListings, publicListingExists, viewPublicListing, type PublicListingFilters } from './queries.js';
 import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type PublicListingsQuery } from './schema.js';
 
-/** Reads the query into filters; an empty value filters nothing, and the older names are aliases (D20). */
-function filtersOf(query: PublicListingsQuery): PublicListingFilters {
+/**
+ * Reads the query into filters; an empty value filters nothing, and the older names are aliases
+ * (D20). The search text's words are looked up among the known words, for typos.
+ */
+async function filtersOf(executor: Executor, query: PublicListingsQuery): Promise<PublicListingFilters> {
   const attributes = ATTRIBUTE_FILTERS.flatMap((name): Array<[string, string]> => {
     const value = query[name];
     return value ? [[name, value]] : [];
@@ -20,9 +24,10 @@ function filtersOf(query: PublicListingsQuery): PublicListingFilters {
     .split(',')
     .map((amenity) => amenity.trim().toLowerCase())
     .filter(Boolean);
+  const text = query.q || query.search;
   return {
     category: query.category || undefined,
-    text: query.q || query.search || undefined,
+    search: text ? await correctSearch(executor, text) : undefined,
     priceMin: query.priceMin ?? query.minPrice,
     priceMax: query.priceMax ?? query.maxPrice,
     attributes,
@@ -32,7 +37,9 @@ function filtersOf(query: PublicListingsQuery): PublicListingFilters {
 
 export async function listPublicListings({ query }: Input<{ query: typeof PublicListingsQuery }>): Promise<Reply> {
   const db = await getDb();
-  const { rows, total } = await findPublicListings(db, filtersOf(query), { limit: query.limit, page: query.page });
+  const filters = await filtersOf(db, query);
+  const order = query.sort ?? (filters.search ? 'relevance' : 'newest');
+  const { rows, total } = await findPublicListings(db, filters, { limit: query.limit, page: query.page }, order);
   const rules = await categoryRulesOf(db, rows);
   const items = rows.map((row) => publicListingPresenter({ ...row, categoryRules: rules.get(row.categoryId)! }));
   if (query.page === undefined || total === undefined) return ok(items);

@@ -4,14 +4,18 @@ import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Database, Executor } from '../db/client.js';
 import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
 import { countListings } from '../listings/kept-totals.js';
-import { newestFirstPage } from '../listings/newest-first.js';
-import { textMatches } from '../listings/text-search.js';
+import { newestFirstPage, type NewestFirstSearch, type RowSelection } from '../listings/newest-first.js';
+import { priceOrderedPage } from '../listings/price-ordered.js';
+import { relevantFirstPage } from '../listings/relevant-first.js';
+import type { TextSearch } from '../search/word-corrections.js';
+import { relevanceOf, searchMatches } from '../search/word-matches.js';
+import type { PublicListingOrder } from './schema.js';
 
 export interface PublicListingFilters {
   /** A category's display name or code, matched case-insensitively. */
   category?: string;
-  /** A substring of the title or description, matched case-insensitively. */
-  text?: string;
+  /** Words of the title, brand or model (typos allowed) or substrings of the title or description (D20). */
+  search?: TextSearch;
   priceMin?: number;
   priceMax?: number;
   /** Attribute name and the whole value it must have, matched case-insensitively. */
@@ -83,7 +87,7 @@ const amenitiesOfListing = sql`(case jsonb_typeof(${listings.attributes} -> 'ame
 /** The conditions checked on each candidate row: everything but status and category. */
 function checkedConditions(filters: PublicListingFilters): SQL | undefined {
   const conditions: SQL[] = [];
-  if (filters.text) conditions.push(textMatches(filters.text));
+  if (filters.search) conditions.push(searchMatches(filters.search));
   if (filters.priceMin !== undefined) conditions.push(gte(listings.price, filters.priceMin));
   if (filters.priceMax !== undefined) conditions.push(lte(listings.price, filters.priceMax));
   if (filters.attributes.length > 0) {
@@ -95,34 +99,38 @@ function checkedConditions(filters: PublicListingFilters): SQL | undefined {
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
+const selectPageRows: RowSelection<PublicListingPageRow> = (source, matched) =>
+  source
+    .select({ ...shownListingColumns, categoryDisplayName: categories.displayName, categoryVersion: categories.updatedAt, matched })
+    .from(listings)
+    .innerJoin(categories, eq(categories.id, listings.categoryId))
+    .$dynamic();
+
 /**
- * Available listings matching the filters, newest first, and (with a page) how many match: exact
- * from the kept totals for a category or none, and for few matches; an estimate, flagged, for
- * broad row filters (D31). See newestFirstPage() for how each kind is read.
+ * Available listings matching the filters in the order asked for, and (with a page) how many
+ * match: exact from the kept totals for a category or none, and for few matches; an estimate,
+ * flagged, for broad row filters (D31). See newestFirstPage() for how matches are found.
  */
 export async function findPublicListings(
   executor: Executor,
   filters: PublicListingFilters,
   page: PublicListingsPage,
+  order: PublicListingOrder,
 ): Promise<{ rows: PublicListingPageRow[]; total?: MatchedTotal }> {
   const categoryId = filters.category ? categoryNamed(filters.category) : undefined;
-  return newestFirstPage(
-    executor,
-    {
-      indexed: and(eq(listings.status, 'AVAILABLE'), categoryId === undefined ? undefined : eq(listings.categoryId, categoryId)),
-      indexedCount: () => countListings(executor, { status: 'AVAILABLE', categoryId }),
-      checked: checkedConditions(filters),
-      offset: ((page.page ?? 1) - 1) * page.limit,
-      limit: page.limit,
-      counted: page.page !== undefined,
-    },
-    (source, matched) =>
-      source
-        .select({ ...shownListingColumns, categoryDisplayName: categories.displayName, categoryVersion: categories.updatedAt, matched })
-        .from(listings)
-        .innerJoin(categories, eq(categories.id, listings.categoryId))
-        .$dynamic(),
-  );
+  const search: NewestFirstSearch = {
+    indexed: and(eq(listings.status, 'AVAILABLE'), categoryId === undefined ? undefined : eq(listings.categoryId, categoryId)),
+    indexedCount: () => countListings(executor, { status: 'AVAILABLE', categoryId }),
+    checked: checkedConditions(filters),
+    offset: ((page.page ?? 1) - 1) * page.limit,
+    limit: page.limit,
+    counted: page.page !== undefined,
+  };
+  if (order === 'price_asc' || order === 'price_desc') {
+    return priceOrderedPage(executor, search, order === 'price_asc' ? 'asc' : 'desc', selectPageRows);
+  }
+  if (order === 'relevance' && filters.search) return relevantFirstPage(executor, search, relevanceOf(filters.search), selectPageRows);
+  return newestFirstPage(executor, search, selectPageRows);
 }
 
 export interface PublicAgentRow {

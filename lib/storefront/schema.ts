@@ -37,6 +37,11 @@ const attributeFilterEntries = Object.fromEntries(ATTRIBUTE_FILTERS.map((name) =
   typeof QueryText
 >;
 
+/** Orders of the storefront list (D20); relevance only ranks when there is a `q`. */
+export const PUBLIC_LISTING_ORDERS = ['relevance', 'newest', 'price_asc', 'price_desc'] as const;
+
+export type PublicListingOrder = (typeof PUBLIC_LISTING_ORDERS)[number];
+
 export const PublicListingsQuery = v.object({
   category: QueryText,
   q: QueryText,
@@ -47,6 +52,12 @@ export const PublicListingsQuery = v.object({
   maxPrice: QueryPrice,
   amenities: v.optional(v.pipe(v.string('must be a single value'), v.maxLength(1000, 'must be at most 1000 characters'))),
   ...attributeFilterEntries,
+  sort: v.optional(
+    v.pipe(
+      v.picklist(PUBLIC_LISTING_ORDERS, `must be one of ${PUBLIC_LISTING_ORDERS.join(', ')}`),
+      v.description('relevance (the default with `q`; rules in the operation\'s description), newest (the default without `q`), price_asc or price_desc; newest first among equals.'),
+    ),
+  ),
   limit: queryLimit(100, 50),
   page: v.optional(v.unwrap(queryInteger(1, 1_000_000, 1))),
 });

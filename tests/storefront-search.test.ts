@@ -1,0 +1,127 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
+import { useTestServer } from './support/test-server.js';
+
+const server = useTestServer();
+const api = server.api;
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+const ids = (body: { data: Array<{ id: string }> }) => body.data.map((item) => item.id);
+const search = async (query: string) => {
+  const response = await api.get(`/api/public/listings?${query}`);
+  expect(response.status).toBe(200);
+  return ids(response.body);
+};
+
+describe('GET /api/public/listings: search that forgives typos and ranks by relevance', () => {
+  let iphone13: Awaited<ReturnType<typeof buildListing>>;
+  let iphone14: Awaited<ReturnType<typeof buildListing>>;
+  let s23Ultra: Awaited<ReturnType<typeof buildListing>>;
+  let a54: Awaited<ReturnType<typeof buildListing>>;
+  let pixel: Awaited<ReturnType<typeof buildListing>>;
+
+  beforeAll(async () => {
+    const phones = await buildCategory(server.db, { name: 'SEARCH_PHONES', displayName: 'Search Phones', schemaRules: PHONE_RULES });
+    const phone = (title: string, brand: string, model: string, price: number, minutes: number, description = 'Works perfectly.') =>
+      buildListing(server.db, {
+        categoryId: phones.id,
+        title,
+        description,
+        price,
+        attributes: { brand, model, storage: '128GB' },
+        createdAt: minutesAgo(minutes),
+      });
+    iphone13 = await phone('iPhone 13 128GB', 'Apple', 'iPhone 13', 600, 5);
+    s23Ultra = await phone('Galaxy S23 Ultra', 'Samsung', 'Galaxy S23 Ultra', 1000, 4);
+    iphone14 = await phone('iPhone 14 Pro', 'Apple', 'iPhone 14 Pro', 900, 3);
+    pixel = await phone('Pixel 8', 'Google', 'Pixel 8', 500, 2, 'Sharper photos than an iPhone 13.');
+    a54 = await phone('Galaxy A54', 'Samsung', 'Galaxy A54', 350, 1);
+    await buildListing(server.db, { categoryId: phones.id, title: 'iPhone 12 sold', status: 'SOLD', attributes: { brand: 'Apple', model: 'iPhone 12' } });
+  });
+
+  it.each([
+    ['iphnoe', 'two letters swapped'],
+    ['iphne', 'a letter missing'],
+    ['iphonne', 'a letter added'],
+    ['iphome', 'a letter wrong'],
+    ['IPHNOE', 'another case'],
+    ['ïphóne', 'accents'],
+  ])('finds the iPhones, newest first, for %s (%s), and not a description that names one', async (word) => {
+    expect(await search(`q=${encodeURIComponent(word)}`)).toEqual([iphone14.id, iphone13.id]);
+  });
+
+  it('corrects brands and models as well as titles', async () => {
+    expect(await search('q=galxy')).toEqual([a54.id, s23Ultra.id]);
+    expect(await search('q=PIXEK')).toEqual([pixel.id]);
+    expect(await search('q=samsnug')).toEqual([a54.id, s23Ultra.id]);
+  });
+
+  it('finds listings holding every word, in any order, each with its typos', async () => {
+    expect(await search('q=ultra%20samsung')).toEqual([s23Ultra.id]);
+    expect(await search('q=galxy%20ultra')).toEqual([s23Ultra.id]);
+    expect(await search('q=s23%20iphone')).toEqual([]);
+  });
+
+  it('leaves short words and nonsense uncorrected', async () => {
+    expect(await search('q=s24')).toEqual([]);
+    expect(await search('q=qwertyuiop')).toEqual([]);
+  });
+
+  it('ranks title words first, then description-only matches, newest first within each', async () => {
+    expect(await search('q=iphone')).toEqual([iphone14.id, iphone13.id, pixel.id]);
+    expect(await search('q=iphone%2013')).toEqual([iphone13.id, pixel.id]);
+  });
+
+  it('ranks an exact match above a newer one that is a typo away', async () => {
+    const phones = await buildCategory(server.db, { name: 'RANKED_PHONES', displayName: 'Ranked Phones', schemaRules: PHONE_RULES });
+    const exact = await buildListing(server.db, { categoryId: phones.id, title: 'Nokia 3310', attributes: { brand: 'Nokia', model: '3310' }, createdAt: minutesAgo(30) });
+    const typo = await buildListing(server.db, { categoryId: phones.id, title: 'Nokai 3310 spare', attributes: { brand: 'Nokai', model: '3310' }, createdAt: minutesAgo(1) });
+    expect(await search('category=Ranked%20Phones&q=nokia')).toEqual([exact.id, typo.id]);
+    expect(await search('category=Ranked%20Phones&q=nokia&sort=newest')).toEqual([typo.id, exact.id]);
+  });
+
+  it('still matches any substring of the title or description, as typed', async () => {
+    expect(await search('q=phon')).toEqual([iphone14.id, iphone13.id, pixel.id]);
+    expect(await search('q=sharper%20photos')).toEqual([pixel.id]);
+  });
+
+  it('orders by newest, price up or price down when asked, with or without q', async () => {
+    expect(await search('q=iphone&sort=newest')).toEqual([pixel.id, iphone14.id, iphone13.id]);
+    expect(await search('q=iphone&sort=price_asc')).toEqual([pixel.id, iphone13.id, iphone14.id]);
+    expect(await search('q=iphone&sort=price_desc')).toEqual([iphone14.id, iphone13.id, pixel.id]);
+    expect(await search('category=search_phones&sort=price_asc')).toEqual([a54.id, pixel.id, iphone13.id, iphone14.id, s23Ultra.id]);
+    expect(await search('category=search_phones&sort=price_desc')).toEqual([s23Ultra.id, iphone14.id, iphone13.id, pixel.id, a54.id]);
+    expect(await search('category=search_phones')).toEqual([a54.id, pixel.id, iphone14.id, s23Ultra.id, iphone13.id]);
+    expect(await search('category=search_phones&sort=relevance')).toEqual([a54.id, pixel.id, iphone14.id, s23Ultra.id, iphone13.id]);
+  });
+
+  it('pages a relevance order and counts its matches', async () => {
+    const first = await api.get('/api/public/listings?q=iphone&limit=2&page=1');
+    expect(ids(first.body)).toEqual([iphone14.id, iphone13.id]);
+    expect(first.body.pagination).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2, totalExact: true });
+    const second = await api.get('/api/public/listings?q=iphone&limit=2&page=2');
+    expect(ids(second.body)).toEqual([pixel.id]);
+    const priced = await api.get('/api/public/listings?q=iphone&sort=price_asc&limit=1&page=2');
+    expect(ids(priced.body)).toEqual([iphone13.id]);
+    expect(priced.body.pagination).toEqual({ page: 2, limit: 1, total: 3, totalPages: 3, totalExact: true });
+  });
+
+  it('finds a listing by its new title after an edit, and no longer once sold', async () => {
+    const phones = await buildCategory(server.db, { name: 'EDITED_PHONES', displayName: 'Edited Phones', schemaRules: PHONE_RULES });
+    const listing = await buildListing(server.db, { categoryId: phones.id, title: 'Motorola Razr', attributes: { brand: 'Motorola', model: 'Razr' } });
+    expect(await search('q=motorolla')).toEqual([listing.id]);
+    await server.db.execute(`update listings set title = 'Fairphone 5', attributes = '{"brand":"Fairphone","model":"5"}' where id = '${listing.id}'`);
+    expect(await search('q=motorolla')).toEqual([]);
+    expect(await search('q=fairfone')).toEqual([listing.id]);
+    await server.db.execute(`update listings set status = 'SOLD' where id = '${listing.id}'`);
+    expect(await search('q=fairfone')).toEqual([]);
+  });
+
+  it('rejects an unknown sort with a 400 envelope', async () => {
+    for (const sort of ['cheapest-first', 'PRICE_ASC']) {
+      const response = await api.get(`/api/public/listings?q=iphone&sort=${sort}`);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ success: false, details: [{ field: 'sort', message: 'must be one of relevance, newest, price_asc, price_desc', received: sort }] });
+    }
+  });
+});
