@@ -125,3 +125,69 @@ describe('GET /api/public/listings: search that forgives typos and ranks by rele
     }
   });
 });
+
+describe('GET /api/public/suggest', () => {
+  beforeAll(async () => {
+    const phones = await buildCategory(server.db, { name: 'SUGGEST_PHONES', displayName: 'Suggest Phones', schemaRules: PHONE_RULES });
+    const phone = (title: string, brand: string, model: string, status: 'AVAILABLE' | 'SOLD' = 'AVAILABLE') =>
+      buildListing(server.db, { categoryId: phones.id, title, status, attributes: { brand, model, storage: '128GB' } });
+    await phone('Xperia 1 V', 'Sony', 'Xperia 1 V');
+    await phone('Xperia 1 V', 'Sony', 'Xperia 1 V');
+    await phone('Xperia 10 IV', 'Sony', 'Xperia 10 IV');
+    await phone('Xperia 5 II', 'Sony', 'Xperia 5 II', 'SOLD');
+  });
+
+  it('completes titles, brands, models and categories, with how many available listings each has', async () => {
+    const response = await api.get('/api/public/suggest?q=xpe');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      success: true,
+      data: [
+        { text: 'Xperia 1 V', kind: 'model', count: 2 },
+        { text: 'Xperia 1 V', kind: 'title', count: 2 },
+        { text: 'Xperia 10 IV', kind: 'model', count: 1 },
+        { text: 'Xperia 10 IV', kind: 'title', count: 1 },
+      ],
+    });
+    const brand = await api.get('/api/public/suggest?q=so');
+    expect(brand.body.data).toEqual([{ text: 'Sony', kind: 'brand', count: 3 }]);
+    const category = await api.get('/api/public/suggest?q=suggest%20ph');
+    expect(category.body.data).toEqual([{ text: 'Suggest Phones', kind: 'category', count: 3 }]);
+  });
+
+  it('completes a prefix a typo away, and a later word', async () => {
+    const typo = await api.get('/api/public/suggest?q=xpre');
+    expect(typo.body.data.map((item: { text: string; kind: string }) => `${item.kind}:${item.text}`)).toEqual([
+      'model:Xperia 1 V',
+      'title:Xperia 1 V',
+      'model:Xperia 10 IV',
+      'title:Xperia 10 IV',
+    ]);
+    const later = await api.get('/api/public/suggest?q=xperia%2010');
+    expect(later.body.data).toEqual([
+      { text: 'Xperia 10 IV', kind: 'model', count: 1 },
+      { text: 'Xperia 10 IV', kind: 'title', count: 1 },
+    ]);
+  });
+
+  it('answers at most 8 suggestions', async () => {
+    const phones = await buildCategory(server.db, { name: 'MANY_PHONES', displayName: 'Many Phones', schemaRules: PHONE_RULES });
+    for (let index = 0; index < 6; index++) {
+      await buildListing(server.db, { categoryId: phones.id, title: `Zenfone ${index}`, attributes: { brand: 'Asus', model: `Zenfone ${index}` } });
+    }
+    const response = await api.get('/api/public/suggest?q=zenfone');
+    expect(response.body.data).toHaveLength(8);
+  });
+
+  it('rejects a q of one character, more than 100, or none with a 400 envelope', async () => {
+    for (const [query, message] of [
+      ['q=x', 'must be at least 2 characters'],
+      [`q=${'x'.repeat(101)}`, 'must be at most 100 characters'],
+      ['', 'is required'],
+    ] as const) {
+      const response = await api.get(`/api/public/suggest?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ success: false, details: [{ field: 'q', message }] });
+    }
+  });
+});

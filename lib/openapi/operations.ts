@@ -101,6 +101,13 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     description:
       'Per rule field, the values present among the category\'s AVAILABLE listings: a select field lists its own options that are present; any other field at most 100 values, those most listings carry, in natural order, with `hasMoreOptions: true` when it has more.',
   },
+  'GET /api/public/suggest': {
+    summary: 'Complete a storefront search',
+    description:
+      'Up to 8 titles, brands, models and categories of AVAILABLE listings, each with `count`, the AVAILABLE listings behind it. ' +
+      'The last word of `q` (2 to 100 characters, else 400) starts a word of the suggestion, or a known word one typo away from it does (two for 8 letters or more, none under 4); its other words appear in the suggestion. ' +
+      'Completions of `q` as typed come first, then those with more listings.',
+  },
   'GET /api/public/messenger-bot': { summary: 'The bot and channel, as the storefront shows them' },
 
   'GET /api/syndication/config': { summary: 'List channel posting configurations (secrets masked)' },

@@ -5,11 +5,12 @@ import type { IdParams } from '../http/common-schemas.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
+import { findSuggestions } from '../search/suggestions.js';
 import { correctSearch } from '../search/word-corrections.js';
 import { filterOptionsPresenter } from './filter-options.js';
 import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
 import { countInquiry, findCategoryFilterValues, findPublicListings, publicListingExists, viewPublicListing, type PublicListingFilters } from './queries.js';
-import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type PublicListingsQuery } from './schema.js';
+import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type PublicListingsQuery, type SuggestQuery } from './schema.js';
 
 /**
  * Reads the query into filters; an empty value filters nothing, and the older names are aliases
@@ -76,4 +77,8 @@ export async function getFilterOptions({ query }: Input<{ query: typeof FilterOp
   const db = await getDb();
   const found = await findCategoryFilterValues(db, query.category);
   return ok(found ? filterOptionsPresenter(found) : {});
+}
+
+export async function suggest({ query }: Input<{ query: typeof SuggestQuery }>): Promise<Reply> {
+  return ok(await findSuggestions(await getDb(), query.q));
 }

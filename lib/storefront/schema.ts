@@ -79,3 +79,13 @@ export const InquiryBody = v.object(
 );
 
 export const FilterOptionsQuery = v.object({ category: QueryText });
+
+/** D37: a prefix of 2 to 100 characters. */
+export const SuggestQuery = v.object({
+  q: v.pipe(
+    v.string('is required'),
+    v.trim(),
+    v.minLength(2, 'must be at least 2 characters'),
+    v.maxLength(100, 'must be at most 100 characters'),
+  ),
+}, 'is required');
