@@ -9,7 +9,7 @@ import { newestFirstPage, type NewestFirstSearch, type RowSelection } from './ne
  * a million listings) would read and sort all of them for each page; past these, matches follow
  * newest first, which is what a shopper scrolling that far sees anyway.
  */
-export const RANKED_MATCHES = 500;
+export const RANKED_MATCHES = 200;
 
 /** What a listing is ranked by, each best when highest, as SQL over `listings`. */
 export interface RelevanceKeys {
