@@ -27,7 +27,8 @@ CREATE TABLE "search_terms" (
 ALTER TABLE "listings" ADD COLUMN "searchWords" text[] GENERATED ALWAYS AS (listing_search_word_list("listings"."title", "listings"."attributes")) STORED NOT NULL;--> statement-breakpoint
 CREATE INDEX "search_terms_word_trgm_idx" ON "search_terms" USING gist ("term" gist_trgm_ops) WHERE "search_terms"."kind" = 'word';--> statement-breakpoint
 CREATE INDEX "search_terms_suggestion_trgm_idx" ON "search_terms" USING gin ("term" gin_trgm_ops) WHERE "search_terms"."kind" <> 'word';--> statement-breakpoint
-CREATE INDEX "listings_searchWords_idx" ON "listings" USING gin ("searchWords");
+CREATE INDEX "listings_searchWords_idx" ON "listings" USING gin ("searchWords");--> statement-breakpoint
+CREATE INDEX "listings_categoryId_status_price_idx" ON "listings" USING btree ("categoryId","status","price");
 --> statement-breakpoint
 -- What an available listing adds to search_terms: its words, and its title, brand and model whole.
 CREATE FUNCTION listing_search_terms(listing listings)

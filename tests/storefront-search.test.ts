@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { SchemaRule } from '../lib/db/schema.js';
 import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
 import { useTestServer } from './support/test-server.js';
 
@@ -189,5 +190,99 @@ describe('GET /api/public/suggest', () => {
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ success: false, details: [{ field: 'q', message }] });
     }
+  });
+});
+
+describe('GET /api/public/filter-options: counts beside each option', () => {
+  const FACET_RULES: SchemaRule[] = [
+    { field: 'brand', type: 'string', required: true },
+    { field: 'storage', type: 'select', required: true, options: ['64GB', '128GB', '256GB'] },
+    { field: 'condition', type: 'select', required: false, options: ['New', 'Used'] },
+    { field: 'color', type: 'string', required: false },
+  ];
+  let category: Awaited<ReturnType<typeof buildCategory>>;
+
+  beforeAll(async () => {
+    category = await buildCategory(server.db, { name: 'FACET_PHONES', displayName: 'Facet Phones', schemaRules: FACET_RULES });
+    const rows: Array<[string, string, string, string, number, string]> = [
+      ['Apple iPhone 13', 'Apple', '128GB', 'New', 700, 'Black'],
+      ['Apple iPhone 13', 'apple', '256GB', 'Used', 650, 'White'],
+      ['Apple iPhone 12', 'Apple', '64GB', 'Used', 400, 'Black'],
+      ['Samsung Galaxy S23', 'Samsung', '128GB', 'New', 800, 'Black'],
+      ['Samsung Galaxy A54', 'Samsung', '128GB', 'Used', 300, 'Green'],
+      ['Google Pixel 8', 'Google', '128GB', 'New', 550, 'White'],
+    ];
+    for (const [title, brand, storage, condition, price, color] of rows) {
+      await buildListing(server.db, { categoryId: category.id, title, price, attributes: { brand, model: title, storage, condition, color } });
+    }
+    await buildListing(server.db, { categoryId: category.id, title: 'Sold Nokia', status: 'SOLD', attributes: { brand: 'Nokia', storage: '64GB' } });
+  });
+
+  /** The list's own count of `query` (a query string of filters). */
+  async function listed(query: string): Promise<number> {
+    const response = await api.get(`/api/public/listings?category=Facet%20Phones&page=1&limit=100&${query}`);
+    expect(response.status).toBe(200);
+    return response.body.pagination.total;
+  }
+
+  /** For every option of every field: its count equals the list's count with that option added to the other filters. */
+  async function expectCountsOfTheList(filters: Record<string, string>) {
+    const query = new URLSearchParams(filters).toString();
+    const response = await api.get(`/api/public/filter-options?category=Facet%20Phones&${query}`);
+    expect(response.status).toBe(200);
+    expect(response.body.countsExact).toBe(true);
+    expect(response.body.total).toBe(await listed(query));
+    for (const { field } of FACET_RULES) {
+      const entry = response.body.data[field];
+      expect(Object.keys(entry.counts)).toEqual(entry.options);
+      for (const option of entry.options as string[]) {
+        const others = Object.fromEntries(Object.entries(filters).filter(([name]) => name !== field));
+        expect({ field, option, count: entry.counts[option] }).toEqual({
+          field,
+          option,
+          count: await listed(new URLSearchParams({ ...others, [field]: option }).toString()),
+        });
+      }
+    }
+    return response.body;
+  }
+
+  it('counts each option as the list would, a field\'s own selection not narrowing its own counts', async () => {
+    const whole = await expectCountsOfTheList({});
+    expect(whole.data.brand.counts).toEqual({ Apple: 3, apple: 3, Google: 1, Samsung: 2 });
+    expect(whole.priceRange).toEqual({ min: 300, max: 800 });
+    const apple = await expectCountsOfTheList({ brand: 'Apple' });
+    expect(apple.data.brand.counts).toEqual({ Apple: 3, apple: 3, Google: 1, Samsung: 2 });
+    expect(apple.data.storage.counts).toEqual({ '64GB': 1, '128GB': 1, '256GB': 1 });
+    expect(apple.total).toBe(3);
+    expect(apple.priceRange).toEqual({ min: 400, max: 700 });
+    const used = await expectCountsOfTheList({ brand: 'Samsung', condition: 'New' });
+    expect(used.data.storage.counts).toEqual({ '64GB': 0, '128GB': 1, '256GB': 0 });
+    await expectCountsOfTheList({ q: 'iphnoe', storage: '128GB' });
+    await expectCountsOfTheList({ q: 'galaxy', priceMax: '500' });
+  });
+
+  it('stays equal to the list after a create, an edit, a sale and a delete', async () => {
+    const created = await buildListing(server.db, {
+      categoryId: category.id,
+      title: 'Sony Xperia 5',
+      price: 450,
+      attributes: { brand: 'Sony', model: 'Xperia 5', storage: '256GB', condition: 'New', color: 'Black' },
+    });
+    expect((await expectCountsOfTheList({ condition: 'New' })).data.brand.counts.Sony).toBe(1);
+    await server.db.execute(`update listings set attributes = attributes || '{"brand":"Samsung","storage":"64GB"}' where id = '${created.id}'`);
+    const edited = await expectCountsOfTheList({ brand: 'Samsung' });
+    expect(edited.data.brand.options).not.toContain('Sony');
+    await server.db.execute(`update listings set status = 'SOLD' where id = '${created.id}'`);
+    expect((await expectCountsOfTheList({ brand: 'Samsung' })).data.storage.counts['64GB']).toBe(0);
+    await server.db.execute(`delete from listings where title = 'Google Pixel 8' and "categoryId" = '${category.id}'`);
+    const deleted = await expectCountsOfTheList({ color: 'White' });
+    expect(deleted.data.brand.options).not.toContain('Google');
+  });
+
+  it('rejects a bad filter with a 400 envelope', async () => {
+    const response = await api.get('/api/public/filter-options?category=Facet%20Phones&priceMin=-1');
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ success: false, details: [{ field: 'priceMin' }] });
   });
 });

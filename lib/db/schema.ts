@@ -146,6 +146,9 @@ export const listings = pgTable(
     index('listings_categoryId_status_createdAt_idx').on(t.categoryId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Price windows, on the storefront and in the admin list.
     index('listings_price_idx').on(t.price),
+    // A category's price range (filter-options), read from either end; the price index alone
+    // walks every cheaper listing of other categories first.
+    index('listings_categoryId_status_price_idx').on(t.categoryId, t.status, t.price),
     // Finds the listing holding an image, so a directly uploaded image is given to one listing only.
     index('listings_images_idx').using('gin', t.images),
   ],

@@ -7,6 +7,7 @@ import type { Input, RequestContext } from '../http/route.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { findSuggestions } from '../search/suggestions.js';
 import { correctSearch } from '../search/word-corrections.js';
+import { findFacetCounts } from './facet-counts.js';
 import { filterOptionsPresenter } from './filter-options.js';
 import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
 import { countInquiry, findCategoryFilterValues, findPublicListings, publicListingExists, viewPublicListing, type PublicListingFilters } from './queries.js';
@@ -16,7 +17,7 @@ import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type Publ
  * Reads the query into filters; an empty value filters nothing, and the older names are aliases
  * (D20). The search text's words are looked up among the known words, for typos.
  */
-async function filtersOf(executor: Executor, query: PublicListingsQuery): Promise<PublicListingFilters> {
+async function filtersOf(executor: Executor, query: FilterOptionsQuery): Promise<PublicListingFilters> {
   const attributes = ATTRIBUTE_FILTERS.flatMap((name): Array<[string, string]> => {
     const value = query[name];
     return value ? [[name, value]] : [];
@@ -72,11 +73,17 @@ export async function recordInquiry(
   return { status: 200, body: { success: true } };
 }
 
+/** A category's filter options with their counts (D37), and the total and price range of the filtered list; no category, no options. */
 export async function getFilterOptions({ query }: Input<{ query: typeof FilterOptionsQuery }>): Promise<Reply> {
-  if (!query.category) return ok({});
   const db = await getDb();
-  const found = await findCategoryFilterValues(db, query.category);
-  return ok(found ? filterOptionsPresenter(found) : {});
+  const filters = await filtersOf(db, query);
+  const found = query.category ? await findCategoryFilterValues(db, query.category) : undefined;
+  const facets = await findFacetCounts(db, filters, found?.schemaRules.map((rule) => rule.field) ?? []);
+  return ok(found ? filterOptionsPresenter(found, facets.counts) : {}, {
+    total: facets.total,
+    priceRange: facets.priceRange,
+    countsExact: facets.exact,
+  });
 }
 
 export async function suggest({ query }: Input<{ query: typeof SuggestQuery }>): Promise<Reply> {

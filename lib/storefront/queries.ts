@@ -73,7 +73,7 @@ function categoryMatches(nameOrDisplayName: string | SQLWrapper): SQL {
  * none does, which matches nothing): a display name match wins over a code match. Compared with
  * `=`, it lets a category's pages be read newest first from its own index.
  */
-function categoryNamed(nameOrDisplayName: string): SQL<string | null> {
+export function categoryNamed(nameOrDisplayName: string): SQL<string | null> {
   return sql<string | null>`(select ${categories.id} from ${categories} where ${categoryMatches(nameOrDisplayName)}
     order by lower(${categories.displayName}) = lower(${nameOrDisplayName}) desc, ${categories.name} limit 1)`;
 }
@@ -85,7 +85,7 @@ const amenitiesOfListing = sql`(case jsonb_typeof(${listings.attributes} -> 'ame
   else array[]::text[] end)`;
 
 /** The conditions checked on each candidate row: everything but status and category. */
-function checkedConditions(filters: PublicListingFilters): SQL | undefined {
+export function checkedConditions(filters: PublicListingFilters): SQL | undefined {
   const conditions: SQL[] = [];
   if (filters.search) conditions.push(searchMatches(filters.search));
   if (filters.priceMin !== undefined) conditions.push(gte(listings.price, filters.priceMin));

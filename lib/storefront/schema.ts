@@ -78,7 +78,10 @@ export const InquiryBody = v.object(
   (issue) => (issue.expected === 'Object' ? 'must be a JSON object' : 'is required'),
 );
 
-export const FilterOptionsQuery = v.object({ category: QueryText });
+/** The list's filters (D37), without its order and paging. */
+export const FilterOptionsQuery = v.omit(PublicListingsQuery, ['sort', 'limit', 'page']);
+
+export type FilterOptionsQuery = v.InferOutput<typeof FilterOptionsQuery>;
 
 /** D37: a prefix of 2 to 100 characters. */
 export const SuggestQuery = v.object({
