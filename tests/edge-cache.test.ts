@@ -38,6 +38,7 @@ describe('public answers the CDN may keep (D32)', () => {
     ['the public list', () => ['/api/public/listings', 'listings,categories']],
     ['a page of a public search', () => ['/api/public/listings?q=iphone&page=1', 'listings,categories']],
     ['the filter options', () => [`/api/public/filter-options?category=${phones.name}`, 'listings,categories']],
+    ['the search suggestions', () => ['/api/public/suggest?q=iph', 'listings,categories']],
     ['the categories', () => ['/api/categories', 'categories,listings']],
     ['one category', () => [`/api/categories/${phones.id}`, `category:${phones.id}`]],
     ['the settings', () => ['/api/settings', 'settings']],

@@ -191,6 +191,7 @@ describe('answers the CDN may keep (D32)', () => {
       'get /api/public/filter-options',
       'get /api/public/listings',
       'get /api/public/messenger-bot',
+      'get /api/public/suggest',
       'get /api/public/telegram-bot',
       'get /api/settings',
     ]);

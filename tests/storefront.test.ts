@@ -127,7 +127,11 @@ describe('GET /api/public/listings', () => {
     it('matches q as a case-insensitive substring of the title or the description', async () => {
       expect(ids((await api.get('/api/public/listings?q=IPHONE')).body)).toEqual([iphone.id]);
       expect(ids((await api.get('/api/public/listings?q=scratches')).body)).toEqual([pixel.id]);
-      expect(ids((await api.get('/api/public/listings?q=apple')).body)).toEqual([watch.id]);
+      expect(ids((await api.get('/api/public/listings?q=watch')).body)).toEqual([watch.id]);
+    });
+
+    it('matches q as a word of the brand too, ranking a title word first', async () => {
+      expect(ids((await api.get('/api/public/listings?q=apple')).body)).toEqual([watch.id, iphone.id]);
     });
 
     it('treats % and _ in q as literal characters', async () => {
@@ -543,17 +547,17 @@ describe('GET /api/public/filter-options', () => {
   });
 
   const expected = {
-    brand: { field: 'brand', type: 'string', required: true, options: ['Apple', 'Google', 'Samsung'] },
-    storage: { field: 'storage', type: 'select', required: true, options: ['128GB', '256GB', '1TB'] },
-    batteryHealth: { field: 'batteryHealth', type: 'number', required: false, options: ['87', '95', '100'] },
-    hasWarranty: { field: 'hasWarranty', type: 'boolean', required: false, options: ['false', 'true'] },
-    color: { field: 'color', type: 'string', required: false, options: [] },
+    brand: { field: 'brand', type: 'string', required: true, options: ['Apple', 'Google', 'Samsung'], counts: { Apple: 2, Google: 1, Samsung: 1 } },
+    storage: { field: 'storage', type: 'select', required: true, options: ['128GB', '256GB', '1TB'], counts: { '128GB': 2, '256GB': 1, '1TB': 1 } },
+    batteryHealth: { field: 'batteryHealth', type: 'number', required: false, options: ['87', '95', '100'], counts: { '87': 1, '95': 1, '100': 1 } },
+    hasWarranty: { field: 'hasWarranty', type: 'boolean', required: false, options: ['false', 'true'], counts: { false: 1, true: 1 } },
+    color: { field: 'color', type: 'string', required: false, options: [], counts: {} },
   };
 
-  it('lists, per rule, the values present among the AVAILABLE listings of the category', async () => {
+  it('lists, per rule, the values present among the AVAILABLE listings of the category, with their counts', async () => {
     const response = await api.get('/api/public/filter-options?category=Option%20Phones');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, data: expected });
+    expect(response.body).toEqual({ success: true, data: expected, total: 4, priceRange: { min: 999.99, max: 999.99 }, countsExact: true });
   });
 
   it('finds the category by code, case-insensitively', async () => {
@@ -561,18 +565,26 @@ describe('GET /api/public/filter-options', () => {
     expect(response.body.data).toEqual(expected);
   });
 
-  it('answers an unknown or missing category with an empty object', async () => {
-    for (const path of ['/api/public/filter-options?category=Boats', '/api/public/filter-options']) {
-      const response = await api.get(path);
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({ success: true, data: {} });
-    }
+  it('answers an unknown category with an empty object and nothing matched', async () => {
+    const response = await api.get('/api/public/filter-options?category=Boats');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, data: {}, total: 0, priceRange: { min: null, max: null }, countsExact: true });
+  });
+
+  it('answers a missing category with an empty object, and the total and price range of every available listing', async () => {
+    const response = await api.get('/api/public/filter-options');
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({});
+    const all = await api.get('/api/public/listings?limit=100&page=1');
+    const prices = all.body.data.map((item: { price: number }) => item.price);
+    expect(response.body.total).toBe(all.body.pagination.total);
+    expect(response.body.priceRange).toEqual({ min: Math.min(...prices), max: Math.max(...prices) });
   });
 
   it('gives every rule empty options for a category without listings', async () => {
     await buildCategory(server.db, { name: 'OPTION_EMPTY', displayName: 'Option Empty', schemaRules: RULES });
     const response = await api.get('/api/public/filter-options?category=Option%20Empty');
-    expect(response.body.data).toEqual(Object.fromEntries(RULES.map((rule) => [rule.field, { ...rule, options: [] }])));
+    expect(response.body.data).toEqual(Object.fromEntries(RULES.map((rule) => [rule.field, { ...rule, options: [], counts: {} }])));
   });
 
   it('rejects a category given twice', async () => {
@@ -598,13 +610,14 @@ describe('GET /api/public/filter-options: free-text values are bounded', () => {
     const response = await api.get('/api/public/filter-options?category=Crowded');
     expect(response.status).toBe(200);
     const { brand, color } = response.body.data;
-    expect(brand).toEqual({ field: 'brand', type: 'string', required: true, options: ['Apple'] });
+    expect(brand).toEqual({ field: 'brand', type: 'string', required: true, options: ['Apple'], counts: { Apple: 155 } });
     expect(color.hasMoreOptions).toBe(true);
     expect(color.options).toHaveLength(100);
     expect(color.options).toEqual(expect.arrayContaining(['Common Red', 'Common Blue']));
     // Ties among the rare values are broken by the value, so the first 98 of them are kept.
     expect(color.options).toContain('Rare 097');
     expect(color.options).not.toContain('Rare 098');
-    expect(response.text.length).toBeLessThan(4000);
+    expect(color.counts['Common Red']).toBe(3);
+    expect(response.text.length).toBeLessThan(6000);
   });
 });

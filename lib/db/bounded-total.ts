@@ -18,7 +18,7 @@ interface PlanNode {
 }
 
 /** The planner's estimate of the rows of `statement`, from its statistics, without running it. */
-async function estimatedRows(executor: Executor, statement: SQLWrapper): Promise<number> {
+export async function estimatedRows(executor: Executor, statement: SQLWrapper): Promise<number> {
   // Every driver (node-postgres, Neon, PGlite) answers raw statements with `{ rows }`, JSON parsed.
   const { rows } = (await executor.execute(sql`explain (format json) ${statement}`)) as unknown as {
     rows: Array<{ 'QUERY PLAN': PlanNode[] | string }>;

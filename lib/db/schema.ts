@@ -109,6 +109,14 @@ export const listings = pgTable(
       .array()
       .notNull()
       .generatedAlwaysAs((): SQL => sql`listing_attribute_term_list(${listings.attributes})`),
+    /**
+     * The distinct lower-cased words of the title, brand and model (listing_search_word_list(),
+     * migration 0017): a storefront search word corrected for typos is one indexed array overlap.
+     */
+    searchWords: text('searchWords')
+      .array()
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`listing_search_word_list(${listings.title}, ${listings.attributes})`),
     customTelegramCaption: text('customTelegramCaption'),
     categoryId: uuid('categoryId')
       .notNull()
@@ -133,6 +141,7 @@ export const listings = pgTable(
     // Over every status: a partial index (status = 'AVAILABLE') would also offer the planner a
     // whole-index scan as a way to find available listings, which costs more than any filter saves.
     index('listings_attributeTerms_idx').using('gin', t.attributeTerms),
+    index('listings_searchWords_idx').using('gin', t.searchWords),
     // A category's pages, of one status or all, read newest first straight from the index.
     index('listings_categoryId_status_createdAt_idx').on(t.categoryId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Price windows, on the storefront and in the admin list.
@@ -144,6 +153,9 @@ export const listings = pgTable(
     index('listings_uncommissioned_createdAt_idx')
       .on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.commissionPercent} is null`),
+    // A category's price range (filter-options), read from either end; the price index alone
+    // walks every cheaper listing of other categories first.
+    index('listings_categoryId_status_price_idx').on(t.categoryId, t.status, t.price),
     // Finds the listing holding an image, so a directly uploaded image is given to one listing only.
     index('listings_images_idx').using('gin', t.images),
   ],
@@ -339,6 +351,30 @@ export const listingAttributeValues = pgTable(
     listings: integer('listings').notNull(),
   },
   (t) => [primaryKey({ columns: [t.categoryId, t.field, t.value] })],
+);
+
+/**
+ * What the storefront's search knows of its available listings, kept by the same trigger as
+ * listing_totals (migration 0017): each distinct word of their titles, brands and models
+ * (`word`), and each whole title, brand and model (`title`, `brand`, `model`), lower-cased in
+ * `term`, as first written in `text`, with how many available listings carry it. Typo-tolerant
+ * search corrects a query word against the words; suggestions complete from the rest.
+ */
+export const searchTerms = pgTable(
+  'search_terms',
+  {
+    kind: text('kind').$type<'word' | 'title' | 'brand' | 'model'>().notNull(),
+    term: text('term').notNull(),
+    text: text('text').notNull(),
+    listings: integer('listings').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.term] }),
+    // Nearest words by trigram distance: a misspelt word's candidates, without reading every word.
+    index('search_terms_word_trgm_idx').using('gist', t.term.op('gist_trgm_ops')).where(sql`${t.kind} = 'word'`),
+    // Suggestions whose words start with what the shopper typed, or nearly do.
+    index('search_terms_suggestion_trgm_idx').using('gin', t.term.op('gin_trgm_ops')).where(sql`${t.kind} <> 'word'`),
+  ],
 );
 
 /** Cached outside lookups (such as the bot's public profile) shared across instances. */

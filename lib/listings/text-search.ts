@@ -15,7 +15,7 @@ export function searchText(text: string): string {
 }
 
 /** An ILIKE pattern for `text` anywhere, in which the caller's `%`, `_` and `\` match themselves. */
-function containsPattern(text: string): string {
+export function containsPattern(text: string): string {
   return `%${searchText(text).replace(/[\\%_]/g, '\\$&')}%`;
 }
 

@@ -79,8 +79,15 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   },
 
   'GET /api/public/listings': {
-    summary: 'Search the storefront (available listings, newest first)',
-    description: '`pagination` is added when `page` is sent.',
+    summary: 'Search the storefront (available listings, by relevance with `q`, else newest first)',
+    description:
+      '`pagination` is added when `page` is sent. ' +
+      '`q` matches a listing when every word of it (split at spaces) is a substring of the title or description, ignoring case, ' +
+      'or a word of the title, brand or model ignoring case and accents, or one typo (a letter added, missing, wrong, or two swapped) away from one; two typos for words of 8 letters or more, none under 4 letters. ' +
+      '`sort=relevance` (the default with `q`) ranks the newest 200 matches by, in order: the quality of the worst-matching word of `q` ' +
+      '(a word of the title as typed, best; then a word of the brand or model as typed, or a substring of the title; then a word of the title, brand or model with typos; then a substring of the description only, last); ' +
+      'then whether the title holds `q` whole; then the qualities of all words together; then newest first. When more than 200 listings match, the older ones follow, newest first. ' +
+      'Without `q`, `relevance` is `newest`. An unknown `sort` is 400.',
   },
   'GET /api/public/listings/:id': { summary: 'A storefront listing with its agent\'s contact links' },
   'POST /api/public/listings/:id/inquiry': { summary: 'Count an inquiry click', reply: 'success', errors: [RATE_LIMITED] },
@@ -93,6 +100,13 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     summary: 'Filter values for a category',
     description:
       'Per rule field, the values present among the category\'s AVAILABLE listings: a select field lists its own options that are present; any other field at most 100 values, those most listings carry, in natural order, with `hasMoreOptions: true` when it has more.',
+  },
+  'GET /api/public/suggest': {
+    summary: 'Complete a storefront search',
+    description:
+      'Up to 8 titles, brands, models and categories of AVAILABLE listings, each with `count`, the AVAILABLE listings behind it. ' +
+      'The last word of `q` (2 to 100 characters, else 400) starts a word of the suggestion, or a known word one typo away from it does (two for 8 letters or more, none under 4); its other words appear in the suggestion. ' +
+      'Completions of `q` as typed come first, then those with more listings.',
   },
   'GET /api/public/messenger-bot': { summary: 'The bot and channel, as the storefront shows them' },
 

@@ -43,6 +43,7 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   '/api/public/listings/:id': () => import('../../api/public/listings/[id].js'),
   '/api/public/listings/:id/inquiry': () => import('../../api/public/listings/[id]/inquiry.js'),
   '/api/public/messenger-bot': () => import('../../api/public/messenger-bot.js'),
+  '/api/public/suggest': () => import('../../api/public/suggest.js'),
   '/api/settings': () => import('../../api/settings/index.js'),
   '/api/syndication/config': () => import('../../api/syndication/config/index.js'),
   '/api/syndication/config/:platform': () => import('../../api/syndication/config/[platform].js'),

@@ -1,17 +1,23 @@
 import { categoryRulesOf } from '../categories/rules-cache.js';
-import { getDb } from '../db/client.js';
+import { getDb, type Executor } from '../db/client.js';
 import { notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
+import { findSuggestions } from '../search/suggestions.js';
+import { correctSearch } from '../search/word-corrections.js';
+import { findFacetCounts } from './facet-counts.js';
 import { filterOptionsPresenter } from './filter-options.js';
 import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
 import { countInquiry, findCategoryFilterValues, findPublicListings, publicListingExists, viewPublicListing, type PublicListingFilters } from './queries.js';
-import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type PublicListingsQuery } from './schema.js';
+import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type PublicListingsQuery, type SuggestQuery } from './schema.js';
 
-/** Reads the query into filters; an empty value filters nothing, and the older names are aliases (D20). */
-function filtersOf(query: PublicListingsQuery): PublicListingFilters {
+/**
+ * Reads the query into filters; an empty value filters nothing, and the older names are aliases
+ * (D20). The search text's words are looked up among the known words, for typos.
+ */
+async function filtersOf(executor: Executor, query: FilterOptionsQuery): Promise<PublicListingFilters> {
   const attributes = ATTRIBUTE_FILTERS.flatMap((name): Array<[string, string]> => {
     const value = query[name];
     return value ? [[name, value]] : [];
@@ -20,9 +26,10 @@ function filtersOf(query: PublicListingsQuery): PublicListingFilters {
     .split(',')
     .map((amenity) => amenity.trim().toLowerCase())
     .filter(Boolean);
+  const text = query.q || query.search;
   return {
     category: query.category || undefined,
-    text: query.q || query.search || undefined,
+    search: text ? await correctSearch(executor, text) : undefined,
     priceMin: query.priceMin ?? query.minPrice,
     priceMax: query.priceMax ?? query.maxPrice,
     attributes,
@@ -32,7 +39,9 @@ function filtersOf(query: PublicListingsQuery): PublicListingFilters {
 
 export async function listPublicListings({ query }: Input<{ query: typeof PublicListingsQuery }>): Promise<Reply> {
   const db = await getDb();
-  const { rows, total } = await findPublicListings(db, filtersOf(query), { limit: query.limit, page: query.page });
+  const filters = await filtersOf(db, query);
+  const order = query.sort ?? (filters.search ? 'relevance' : 'newest');
+  const { rows, total } = await findPublicListings(db, filters, { limit: query.limit, page: query.page }, order);
   const rules = await categoryRulesOf(db, rows);
   const items = rows.map((row) => publicListingPresenter({ ...row, categoryRules: rules.get(row.categoryId)! }));
   if (query.page === undefined || total === undefined) return ok(items);
@@ -64,9 +73,19 @@ export async function recordInquiry(
   return { status: 200, body: { success: true } };
 }
 
+/** A category's filter options with their counts (D37), and the total and price range of the filtered list; no category, no options. */
 export async function getFilterOptions({ query }: Input<{ query: typeof FilterOptionsQuery }>): Promise<Reply> {
-  if (!query.category) return ok({});
   const db = await getDb();
-  const found = await findCategoryFilterValues(db, query.category);
-  return ok(found ? filterOptionsPresenter(found) : {});
+  const filters = await filtersOf(db, query);
+  const found = query.category ? await findCategoryFilterValues(db, query.category) : undefined;
+  const facets = await findFacetCounts(db, filters, found?.schemaRules.map((rule) => rule.field) ?? []);
+  return ok(found ? filterOptionsPresenter(found, facets.counts) : {}, {
+    total: facets.total,
+    priceRange: facets.priceRange,
+    countsExact: facets.exact,
+  });
+}
+
+export async function suggest({ query }: Input<{ query: typeof SuggestQuery }>): Promise<Reply> {
+  return ok(await findSuggestions(await getDb(), query.q));
 }

@@ -4,14 +4,18 @@ import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Database, Executor } from '../db/client.js';
 import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
 import { countListings } from '../listings/kept-totals.js';
-import { DEFERRED_FROM, newestFirstPage } from '../listings/newest-first.js';
-import { textMatches } from '../listings/text-search.js';
+import { DEFERRED_FROM, newestFirstPage, type NewestFirstSearch } from '../listings/newest-first.js';
+import { priceOrderedPage } from '../listings/price-ordered.js';
+import { relevantFirstPage } from '../listings/relevant-first.js';
+import type { TextSearch } from '../search/word-corrections.js';
+import { relevanceOf, searchMatches } from '../search/word-matches.js';
+import type { PublicListingOrder } from './schema.js';
 
 export interface PublicListingFilters {
   /** A category's display name or code, matched case-insensitively. */
   category?: string;
-  /** A substring of the title or description, matched case-insensitively. */
-  text?: string;
+  /** Words of the title, brand or model (typos allowed) or substrings of the title or description (D20). */
+  search?: TextSearch;
   priceMin?: number;
   priceMax?: number;
   /** Attribute name and the whole value it must have, matched case-insensitively. */
@@ -69,7 +73,7 @@ function categoryMatches(nameOrDisplayName: string | SQLWrapper): SQL {
  * none does, which matches nothing): a display name match wins over a code match. Compared with
  * `=`, it lets a category's pages be read newest first from its own index.
  */
-function categoryNamed(nameOrDisplayName: string | SQLWrapper): SQL<string | null> {
+export function categoryNamed(nameOrDisplayName: string | SQLWrapper): SQL<string | null> {
   return sql<string | null>`(select ${categories.id} from ${categories} where ${categoryMatches(nameOrDisplayName)}
     order by lower(${categories.displayName}) = lower(${nameOrDisplayName}) desc, ${categories.name} limit 1)`;
 }
@@ -81,9 +85,9 @@ const amenitiesOfListing = sql`(case jsonb_typeof(${listings.attributes} -> 'ame
   else array[]::text[] end)`;
 
 /** The conditions checked on each candidate row: everything but status and category. */
-function checkedConditions(filters: PublicListingFilters): SQL | undefined {
+export function checkedConditions(filters: PublicListingFilters): SQL | undefined {
   const conditions: SQL[] = [];
-  if (filters.text) conditions.push(textMatches(filters.text));
+  if (filters.search) conditions.push(searchMatches(filters.search));
   if (filters.priceMin !== undefined) conditions.push(gte(listings.price, filters.priceMin));
   if (filters.priceMax !== undefined) conditions.push(lte(listings.price, filters.priceMax));
   if (filters.attributes.length > 0) {
@@ -95,7 +99,7 @@ function checkedConditions(filters: PublicListingFilters): SQL | undefined {
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-/** The storefront page's columns, from `listings` and its category, for newestFirstPage(). */
+/** The storefront page's columns, from `listings` and its category, for the page readers. */
 function publicPageRows(source: Pick<Executor, 'select'>, matched: SQL<number | null>) {
   return source
     .select({ ...shownListingColumns, categoryDisplayName: categories.displayName, categoryVersion: categories.updatedAt, matched })
@@ -128,40 +132,38 @@ function nearPage(executor: Executor, inCategory: boolean) {
 }
 
 /**
- * Available listings matching the filters, newest first, and (with a page) how many match: exact
- * from the kept totals for a category or none, and for few matches; an estimate, flagged, for
- * broad row filters (D31). A near page without row filters runs a prepared statement; every other
- * page is read as newestFirstPage() reads it.
+ * Available listings matching the filters in the order asked for, and (with a page) how many
+ * match: exact from the kept totals for a category or none, and for few matches; an estimate,
+ * flagged, for broad row filters (D31). A near page without row filters, newest first, runs a
+ * prepared statement; see newestFirstPage() for how matches are found otherwise.
  */
 export async function findPublicListings(
   executor: Executor,
   filters: PublicListingFilters,
   page: PublicListingsPage,
+  order: PublicListingOrder,
 ): Promise<{ rows: PublicListingPageRow[]; total?: MatchedTotal }> {
   const categoryId = filters.category ? categoryNamed(filters.category) : undefined;
-  const checked = checkedConditions(filters);
-  const offset = ((page.page ?? 1) - 1) * page.limit;
-  const counted = page.page !== undefined;
-  const indexedCount = () => countListings(executor, { status: 'AVAILABLE', categoryId });
-  if (checked === undefined && offset < DEFERRED_FROM) {
+  const search: NewestFirstSearch = {
+    indexed: and(eq(listings.status, 'AVAILABLE'), categoryId === undefined ? undefined : eq(listings.categoryId, categoryId)),
+    indexedCount: () => countListings(executor, { status: 'AVAILABLE', categoryId }),
+    checked: checkedConditions(filters),
+    offset: ((page.page ?? 1) - 1) * page.limit,
+    limit: page.limit,
+    counted: page.page !== undefined,
+  };
+  if (order === 'price_asc' || order === 'price_desc') {
+    return priceOrderedPage(executor, search, order === 'price_asc' ? 'asc' : 'desc', publicPageRows);
+  }
+  if (order === 'relevance' && filters.search) return relevantFirstPage(executor, search, relevanceOf(filters.search), publicPageRows);
+  if (search.checked === undefined && search.offset < DEFERRED_FROM) {
     const [rows, total] = await Promise.all([
-      nearPage(executor, filters.category !== undefined).execute({ category: filters.category, limit: page.limit, offset }),
-      counted ? indexedCount() : undefined,
+      nearPage(executor, filters.category !== undefined).execute({ category: filters.category, limit: search.limit, offset: search.offset }),
+      search.counted ? search.indexedCount() : undefined,
     ]);
     return { rows, total: total === undefined ? undefined : { total, exact: true } };
   }
-  return newestFirstPage(
-    executor,
-    {
-      indexed: and(eq(listings.status, 'AVAILABLE'), categoryId === undefined ? undefined : eq(listings.categoryId, categoryId)),
-      indexedCount,
-      checked,
-      offset,
-      limit: page.limit,
-      counted,
-    },
-    publicPageRows,
-  );
+  return newestFirstPage(executor, search, publicPageRows);
 }
 
 export interface PublicAgentRow {

@@ -37,6 +37,11 @@ const attributeFilterEntries = Object.fromEntries(ATTRIBUTE_FILTERS.map((name) =
   typeof QueryText
 >;
 
+/** Orders of the storefront list (D20); relevance only ranks when there is a `q`. */
+export const PUBLIC_LISTING_ORDERS = ['relevance', 'newest', 'price_asc', 'price_desc'] as const;
+
+export type PublicListingOrder = (typeof PUBLIC_LISTING_ORDERS)[number];
+
 export const PublicListingsQuery = v.object({
   category: QueryText,
   q: QueryText,
@@ -47,6 +52,12 @@ export const PublicListingsQuery = v.object({
   maxPrice: QueryPrice,
   amenities: v.optional(v.pipe(v.string('must be a single value'), v.maxLength(1000, 'must be at most 1000 characters'))),
   ...attributeFilterEntries,
+  sort: v.optional(
+    v.pipe(
+      v.picklist(PUBLIC_LISTING_ORDERS, `must be one of ${PUBLIC_LISTING_ORDERS.join(', ')}`),
+      v.description('relevance (the default with `q`; rules in the operation\'s description), newest (the default without `q`), price_asc or price_desc; newest first among equals.'),
+    ),
+  ),
   limit: queryLimit(100, 50),
   page: v.optional(v.unwrap(queryInteger(1, 1_000_000, 1))),
 });
@@ -67,4 +78,17 @@ export const InquiryBody = v.object(
   (issue) => (issue.expected === 'Object' ? 'must be a JSON object' : 'is required'),
 );
 
-export const FilterOptionsQuery = v.object({ category: QueryText });
+/** The list's filters (D37), without its order and paging. */
+export const FilterOptionsQuery = v.omit(PublicListingsQuery, ['sort', 'limit', 'page']);
+
+export type FilterOptionsQuery = v.InferOutput<typeof FilterOptionsQuery>;
+
+/** D37: a prefix of 2 to 100 characters. */
+export const SuggestQuery = v.object({
+  q: v.pipe(
+    v.string('is required'),
+    v.trim(),
+    v.minLength(2, 'must be at least 2 characters'),
+    v.maxLength(100, 'must be at most 100 characters'),
+  ),
+}, 'is required');

@@ -1,0 +1,76 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+import { allowedTypos, editDistance, foldWord, queryWords } from './query-words.js';
+
+export type SuggestionKind = 'title' | 'brand' | 'model' | 'category';
+
+export interface Suggestion {
+  text: string;
+  kind: SuggestionKind;
+  count: number;
+}
+
+/** D37: at most this many completions. */
+export const SUGGESTIONS = 8;
+
+/** Known words read per prefix, nearest first by trigram distance, to find the ones a typo away. */
+const NEAREST_WORDS = 40;
+
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+
+/** The shortest distance from `prefix` to a start of `word` one letter shorter, as long, or one letter longer. */
+function prefixDistance(prefix: string, word: string): number {
+  const length = [...prefix].length;
+  return Math.min(...[length - 1, length, length + 1].map((cut) => editDistance(prefix, [...word].slice(0, cut).join(''))));
+}
+
+/**
+ * What the last, unfinished word of `text` may be the start of: itself as typed, and the known
+ * words whose start is a typo or two away from it (allowedTypos()), so `iphno` completes to iphone.
+ */
+async function completedWords(executor: Executor, typed: string): Promise<string[]> {
+  const folded = foldWord(typed);
+  if (allowedTypos(folded) === 0) return [typed];
+  const { rows } = (await executor.execute(
+    sql`select term from search_terms where kind = 'word' order by term <-> ${folded} limit ${NEAREST_WORDS}`,
+  )) as unknown as { rows: Array<{ term: string }> };
+  const near = rows.map((row) => row.term).filter((term) => prefixDistance(folded, foldWord(term)) <= allowedTypos(folded));
+  return [...new Set([typed, ...near])];
+}
+
+/** `column` (lower-cased text) has a word starting with one of `starts`. */
+function hasWordStarting(column: SQL, starts: string[]): SQL {
+  return sql.join(
+    starts.flatMap((start) => [sql`${column} like ${`${likeEscaped(start)}%`}`, sql`${column} like ${`% ${likeEscaped(start)}%`}`]),
+    sql` or `,
+  );
+}
+
+/**
+ * Up to SUGGESTIONS titles, brands, models and categories of available listings that complete
+ * `text`: its last word starts a word of theirs (typos allowed) and its other words appear in
+ * them. Completions of the text as typed come first, then by how many listings carry them.
+ * Titles, brands and models are read from search_terms; categories from the kept totals.
+ */
+export async function findSuggestions(executor: Executor, text: string): Promise<Suggestion[]> {
+  const words = queryWords(text);
+  const last = words.at(-1) ?? '';
+  const earlier = words.slice(0, -1);
+  const starts = await completedWords(executor, last);
+  const containsEarlier = (column: SQL) => sql.join([sql`true`, ...earlier.map((word) => sql`${column} like ${`%${likeEscaped(word)}%`}`)], sql` and `);
+  const asTyped = (column: SQL) => hasWordStarting(column, [last]);
+  const { rows } = (await executor.execute(sql`
+    select kind, text, listings as count from (
+      select known.kind, known.text, known.listings, ${asTyped(sql`known.term`)} as typed
+      from search_terms as known
+      where known.kind <> 'word' and (${hasWordStarting(sql`known.term`, starts)}) and ${containsEarlier(sql`known.term`)}
+      union all
+      select 'category', category."displayName", totals.listings, ${asTyped(sql`lower(category."displayName")`)}
+      from categories as category
+      join listing_totals as totals on totals."categoryId" = category.id and totals.status = 'AVAILABLE' and totals.listings > 0
+      where (${hasWordStarting(sql`lower(category."displayName")`, starts)}) and ${containsEarlier(sql`lower(category."displayName")`)}
+    ) as found
+    order by typed desc, listings desc, kind, text
+    limit ${SUGGESTIONS}`)) as unknown as { rows: Array<{ kind: SuggestionKind; text: string; count: number | string }> };
+  return rows.map((row) => ({ text: row.text, kind: row.kind, count: Number(row.count) }));
+}

@@ -1,0 +1,57 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+import { allowedTypos, editDistance, foldWord, queryWords } from './query-words.js';
+
+/** One word of a storefront search, with the known words it stands for. */
+export interface CorrectedWord {
+  /** As typed, lower-cased: still found as a substring of the title or description. */
+  typed: string;
+  /** Known words that are this one but for case and accents (the typed word among them). */
+  exact: string[];
+  /** Known words a few typos away (allowedTypos()), none of them in `exact`. */
+  near: string[];
+}
+
+/** A storefront search: the text as typed and its words. */
+export interface TextSearch {
+  text: string;
+  words: CorrectedWord[];
+}
+
+/**
+ * Known words read per query word, nearest first by trigram distance: a word a typo or two away
+ * shares most of its trigrams, so it is among them, and the lookup stays an index walk however
+ * many words the catalogue holds.
+ */
+const NEAREST_WORDS = 40;
+
+/** Trigrams need three letters; shorter words are matched only as typed. */
+const SHORTEST_LOOKED_UP = 3;
+
+/** The words of `text`, each with the words of available titles, brands and models it may mean. */
+export async function correctSearch(executor: Executor, text: string): Promise<TextSearch> {
+  const typed = queryWords(text);
+  const lookedUp = [...new Set(typed.map(foldWord).filter((word) => word.length >= SHORTEST_LOOKED_UP))];
+  const { rows } =
+    lookedUp.length === 0
+      ? { rows: [] }
+      : ((await executor.execute(sql`
+          select asked.word, known.term
+          from unnest(${sql.param(lookedUp)}::text[]) as asked(word)
+          cross join lateral (
+            select term from search_terms where kind = 'word' order by term <-> asked.word limit ${NEAREST_WORDS}
+          ) as known`)) as unknown as { rows: Array<{ word: string; term: string }> });
+  const words = typed.map((word): CorrectedWord => {
+    const folded = foldWord(word);
+    const exact = new Set([word]);
+    const near = new Set<string>();
+    for (const { word: asked, term } of rows) {
+      if (asked !== folded) continue;
+      const distance = editDistance(foldWord(term), folded);
+      if (distance === 0) exact.add(term);
+      else if (distance <= allowedTypos(folded)) near.add(term);
+    }
+    return { typed: word, exact: [...exact], near: [...near].filter((term) => !exact.has(term)) };
+  });
+  return { text, words };
+}

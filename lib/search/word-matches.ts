@@ -1,0 +1,50 @@
+import { and, sql, type SQL } from 'drizzle-orm';
+import { listings } from '../db/schema.js';
+import { containsPattern, textMatches } from '../listings/text-search.js';
+import type { CorrectedWord, TextSearch } from './word-corrections.js';
+
+const knownWords = (words: string[]) => sql`${sql.param(words)}::text[]`;
+
+/** The title's own words, split as the stored search words are. */
+const titleWords = sql`listing_search_word_list(${listings.title}, '{}'::jsonb)`;
+
+/** One word found: as a substring of title or description (as before), or as a known word of the title, brand or model, typos allowed. */
+function wordMatches(word: CorrectedWord): SQL {
+  return sql`(${textMatches(word.typed)} or ${listings.searchWords} && ${knownWords([...word.exact, ...word.near])})`;
+}
+
+/**
+ * A storefront search (D20): every word of the text matches, in any order; a text without words
+ * (only punctuation) is the substring match it always was. The text as typed is a substring of
+ * the title or description exactly when each of its words is, so that match is kept.
+ */
+export function searchMatches(search: TextSearch): SQL {
+  if (search.words.length === 0) return textMatches(search.text);
+  return and(...search.words.map(wordMatches))!;
+}
+
+/**
+ * How well one word matches a listing, from best to worst:
+ * 4 a word of the title, as typed (ignoring case and accents);
+ * 3 a word of the brand or model as typed, or a substring of the title;
+ * 2 a word of the title, brand or model a few typos away;
+ * 1 a substring of the description only.
+ */
+function wordQuality(word: CorrectedWord): SQL<number> {
+  return sql<number>`(case
+    when ${titleWords} && ${knownWords(word.exact)} then 4
+    when ${listings.searchWords} && ${knownWords(word.exact)} or ${listings.title} ilike ${containsPattern(word.typed)} then 3
+    when ${listings.searchWords} && ${knownWords(word.near)} then 2
+    else 1 end)`;
+}
+
+/** What relevance orders by, best first: the worst word's quality, the text whole in the title, then all words' qualities added up. */
+export function relevanceOf(search: TextSearch) {
+  const qualities = search.words.map(wordQuality);
+  const none = sql<number>`1`;
+  return {
+    worstWord: qualities.length === 0 ? none : sql<number>`least(${sql.join(qualities, sql`, `)})`,
+    wholeInTitle: sql<boolean>`${listings.title} ilike ${containsPattern(search.text)}`,
+    allWords: qualities.length === 0 ? none : sql<number>`(${sql.join(qualities, sql` + `)})`,
+  };
+}
