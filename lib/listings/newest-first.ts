@@ -117,14 +117,11 @@ export async function newestFirstPage<Row>(
 async function fewMatches<Row>(executor: Executor, search: NewestFirstSearch, selectRows: RowSelection<Row>): Promise<{ rows: Row[]; total?: MatchedTotal }> {
   const where = and(search.indexed, search.checked);
   const found = await executor.transaction(async (tx) => {
-    await tx.execute(sql`set local enable_seqscan = off`);
-    await tx.execute(sql`set local enable_indexscan = off`);
-    await tx.execute(sql`set local enable_indexonlyscan = off`);
-    // Room for exact bitmaps: a lossy one rechecks every row of its pages.
-    await tx.execute(sql`set local work_mem = '16MB'`);
-    // The settings above price every other plan out, which would make this cheap one look costly
-    // enough to compile: compiling costs far more than running it.
-    await tx.execute(sql`set local jit = off`);
+    // For this transaction only, in one round trip: bitmap scans alone; room for exact bitmaps (a
+    // lossy one rechecks every row of its pages); and no JIT, since pricing every other plan out
+    // makes this cheap one look costly enough to compile, which costs far more than running it.
+    await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
+      set_config('enable_indexonlyscan', 'off', true), set_config('work_mem', '16MB', true), set_config('jit', 'off', true)`);
     const page = await selectRows(tx, sql<number>`(count(*) over ())::int`)
       .where(where)
       .orderBy(...newestFirst)
