@@ -56,9 +56,13 @@ function pageIds(executor: Executor, indexed: SQL | undefined, offset: number, l
   return executor.select({ id: listings.id }).from(listings).where(indexed).orderBy(...newestFirst).limit(limit).offset(offset);
 }
 
-function pageOf<Row>(rows: Array<Row & { matched: number | null }>): Row[] {
+/** The rows without the `matched` column they were selected with. */
+export function pageOf<Row>(rows: Array<Row & { matched: number | null }>): Row[] {
   return rows.map(({ matched: _matched, ...row }) => row as Row);
 }
+
+/** Selects listing ids only: for readers that need the matches, or their count, before the rows. */
+export const selectIds: RowSelection<{ id: string }> = (source, matched) => source.select({ id: listings.id, matched }).from(listings).$dynamic();
 
 /**
  * A page of listings newest first, and (when counted) how many match, at a cost that does not

@@ -2,7 +2,7 @@ import { and, asc, desc, sql } from 'drizzle-orm';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
-import { newestFirstPage, type NewestFirstSearch, type RowSelection } from './newest-first.js';
+import { newestFirstPage, pageOf, selectIds, type NewestFirstSearch, type RowSelection } from './newest-first.js';
 
 export type PriceDirection = 'asc' | 'desc';
 
@@ -25,10 +25,8 @@ export async function priceOrderedPage<Row>(
       .limit(search.limit)
       .offset(search.offset),
     search.counted
-      ? newestFirstPage<{ id: string }>(executor, { ...search, offset: 0, limit: 1 }, (source, matched) =>
-          source.select({ id: listings.id, matched }).from(listings).$dynamic(),
-        )
+      ? newestFirstPage(executor, { ...search, offset: 0, limit: 1 }, selectIds)
       : undefined,
   ]);
-  return { rows: page.map(({ matched: _matched, ...row }) => row as Row), total: counted?.total };
+  return { rows: pageOf(page), total: counted?.total };
 }

@@ -2,7 +2,7 @@ import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
-import { newestFirstPage, type NewestFirstSearch, type RowSelection } from './newest-first.js';
+import { newestFirstPage, pageOf, selectIds, type NewestFirstSearch, type RowSelection } from './newest-first.js';
 
 /**
  * The newest matches a relevance order ranks. Ranking every match of a broad word (a brand, among
@@ -63,12 +63,12 @@ export async function relevantFirstPage<Row extends { id: string }>(
           await newestFirstPage<{ id: string }>(
             executor,
             { ...search, offset: Math.max(offset, RANKED_MATCHES), limit: olderWanted, counted: false },
-            (source, matched) => source.select({ id: listings.id, matched }).from(listings).$dynamic(),
+            selectIds,
           )
         ).rows.map((row) => row.id);
   const ids = [...ranked, ...older];
   if (ids.length === 0) return { rows: [], total: candidates.total };
   const found = await selectRows(executor, sql`null`).where(inArray(listings.id, ids));
-  const byId = new Map(found.map(({ matched: _matched, ...row }) => [row.id, row as unknown as Row]));
+  const byId = new Map(pageOf(found).map((row) => [row.id, row]));
   return { rows: ids.map((id) => byId.get(id)!), total: candidates.total };
 }

@@ -9,7 +9,7 @@ import { listings } from '../db/schema.js';
 const listingText = sql`(${listings.title} || E'\\n' || ${listings.description})`;
 
 /** The text a search looks for: control characters (line breaks, tabs) become spaces. */
-export function searchText(text: string): string {
+function searchText(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f]/g, ' ');
 }
