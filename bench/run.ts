@@ -10,7 +10,7 @@ import { measureColdStarts } from './cold-start.js';
 import { measureDeployedFunctions } from './deployed-functions.js';
 import { firstDifference, type AnswerKind } from './same-answers.js';
 import { benchScale } from './scale.js';
-import { compile, SERVICE_URL, startService as startServiceWith, stopChild, waitForHttp, type Service } from './service.js';
+import { compile, SERVICE_PORT, SERVICE_URL, startService as startServiceWith, stopChild, waitForHttp, type Service } from './service.js';
 
 const USAGE = `Usage: npm run bench -- [--listings N] [--duration S] [--connections C] [--sections load,cold,deployed,logins,memory,scale]
 Runs against BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mkt_bench), seeding it up to N listings.
@@ -35,7 +35,7 @@ const LISTINGS = Number(options.listings);
 const DURATION = Number(options.duration);
 const CONNECTIONS = Number(options.connections);
 const SECTIONS = new Set(options.sections.split(','));
-const FLOOR_PORT = 5311;
+const FLOOR_PORT = SERVICE_PORT + 1;
 const FLOOR_URL = `http://127.0.0.1:${FLOOR_PORT}`;
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mkt_bench';
 const scaleDatabaseUrl = process.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mkt_scale';

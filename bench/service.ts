@@ -1,8 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 
-/** The port the service under measurement listens on. */
-export const SERVICE_PORT = 5310;
+/** The port the service under measurement listens on (BENCH_PORT; the floor takes the next one). */
+export const SERVICE_PORT = Number(process.env.BENCH_PORT ?? 5310);
 export const SERVICE_URL = `http://127.0.0.1:${SERVICE_PORT}`;
 
 export interface Service {
