@@ -106,6 +106,38 @@ describe('GET /api/public/listings at scale matches the straightforward statemen
   }
 });
 
+describe('GET /api/public/listings at scale in price order matches the straightforward statement', () => {
+  /** The ids of every listing matching `where` by price, newest first among equal prices. */
+  async function byPrice(where: SQL, direction: 'asc' | 'desc'): Promise<string[]> {
+    const found = await rows<{ id: string }>(sql`select l.id from listings l join categories c on c.id = l."categoryId"
+      where ${where} order by l.price ${sql.raw(direction)}, l."createdAt" desc, l.id desc`);
+    return found.map((row) => row.id);
+  }
+
+  // Matches common at every price (the walk in price order finds them), clustered away from the
+  // end the order starts at (found through their filters' indexes), and none.
+  const cases: Array<[query: string, where: () => SQL]> = [
+    ['', () => available],
+    ['category=laptops', () => sql`${available} and lower(c.name) = 'laptops'`],
+    ['brand=apple', () => sql`${available} and ${attribute('brand', 'apple')}`],
+    ['q=galaxy', () => sql`${available} and ${contains('galaxy')}`],
+    ['q=Surface&brand=Dell', () => sql`${available} and ${contains('surface')} and ${attribute('brand', 'Dell')}`],
+  ];
+
+  for (const [query, where] of cases) {
+    for (const direction of ['asc', 'desc'] as const) {
+      it(`answers ${query || 'no filter'} by price ${direction} alike`, async () => {
+        const all = await byPrice(where(), direction);
+        const join = `${query ? `${query}&` : ''}sort=price_${direction}&limit=50`;
+        expectPage(await api.get(`/api/public/listings?${join}`), all, undefined, 50);
+        for (const page of [1, 3, Math.max(1, Math.ceil(all.length / 50))]) {
+          expectPage(await api.get(`/api/public/listings?${join}&page=${page}`), all, page, 50);
+        }
+      });
+    }
+  }
+});
+
 describe('GET /api/listings at scale matches the straightforward statement', () => {
   const everything = sql`true`;
   const cases: Array<[query: string, where: () => SQL]> = [

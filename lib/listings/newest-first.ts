@@ -4,10 +4,17 @@ import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
 
 /**
- * The newest listings a filtered page reads in index order before it turns to its filters' own
- * indexes. Within it a page of dense matches is found early, as the plain statement would find it;
- * past it the matches are sparse (or the filters anti-correlated, like a word no listing of the
- * chosen brand contains), where walking on would read the whole table.
+ * The newest listings a filtered page reads first, in index order. Dense matches (a common word,
+ * a popular brand) fill a page within them, and their share of these listings is a fair estimate
+ * of the total. From how many matches they hold, the page decides where to look next.
+ */
+export const PROBE_WINDOW = 2_000;
+
+/**
+ * The most listings a filtered page reads in index order, when the probe's matches say the page
+ * lies within them. Past it the matches are sparse (or the filters anti-correlated, like a word no
+ * listing of the chosen brand contains), where walking on would read the whole table: they are
+ * found through the filters' own indexes instead.
  */
 export const WALK_WINDOW = 10_000;
 
@@ -44,7 +51,10 @@ export interface RowQuery<Row> extends PromiseLike<Row[]> {
  */
 export type RowSelection<Row> = (source: RowSource, matched: SQL<number | null>) => RowQuery<Row & { matched: number | null }>;
 
-const newestFirst = [desc(listings.createdAt), desc(listings.id)];
+/** An order of listings, as ORDER BY terms; each ends newest first, so pages are stable. */
+export type ListingOrder = SQL[];
+
+export const newestFirst: ListingOrder = [desc(listings.createdAt), desc(listings.id)];
 
 /**
  * From this offset on, a page's ids are read from the index alone before its rows are: skipping
@@ -65,14 +75,49 @@ export function pageOf<Row>(rows: Array<Row & { matched: number | null }>): Row[
 export const selectIds: RowSelection<{ id: string }> = (source, matched) => source.select({ id: listings.id, matched }).from(listings).$dynamic();
 
 /**
+ * The page among the first `window` candidates in `order`, matching rows in order; each carries
+ * the count of matches in the window when the search is counted (the walk then reads the whole
+ * window). The order must be one an index of the candidates serves.
+ */
+export function walkInOrder<Row>(executor: Executor, search: NewestFirstSearch, selectRows: RowSelection<Row>, window: number, order: ListingOrder) {
+  const walk = executor.$with('listings').as(executor.select().from(listings).where(search.indexed).orderBy(...order).limit(window));
+  return selectRows(executor.with(walk), search.counted ? sql<number>`(count(*) over ())::int` : sql`null`)
+    .where(search.checked)
+    .orderBy(...order)
+    .limit(search.limit)
+    .offset(search.offset);
+}
+
+/**
+ * The answer, when the first `window` candidates hold the page (or every candidate): the total is
+ * the kept one, the exact count of a window holding every candidate, or the window's share of
+ * matches scaled to all candidates (an estimate, flagged). Undefined when the page lies past them.
+ */
+async function pageWithin<Row>(
+  walked: Array<Row & { matched: number | null }>,
+  window: number,
+  candidates: number,
+  search: NewestFirstSearch,
+): Promise<{ rows: Row[]; total?: MatchedTotal } | undefined> {
+  const windowHoldsAll = candidates <= window;
+  if (walked.length < search.limit && !(windowHoldsAll && (walked.length > 0 || search.offset === 0))) return undefined;
+  const rows = pageOf(walked);
+  if (!search.counted) return { rows };
+  if (search.keptTotal !== undefined) return { rows, total: { total: await search.keptTotal(), exact: true } };
+  const matchedInWindow = walked[0]?.matched ?? 0;
+  if (windowHoldsAll) return { rows, total: { total: matchedInWindow, exact: true } };
+  return { rows, total: { total: Math.round((matchedInWindow / window) * candidates), exact: false } };
+}
+
+/**
  * A page of listings newest first, and (when counted) how many match, at a cost that does not
  * grow with the table:
  * - Without row conditions, a deep page's ids are read from the index alone (a near page's rows
  *   directly), and the total is the kept one.
- * - With them, the newest WALK_WINDOW listings of the index (more for a deep page) are read in
+ * - With them, the newest PROBE_WINDOW listings of the index (more for a deep page) are read in
  *   order and checked, stopping at the page when no total is wanted. When they hold the page, that
- *   is the answer, and the total is the kept one, the exact count of a window that holds every
- *   candidate, or the window's share of matches scaled to all candidates (an estimate, flagged).
+ *   is the answer (see pageWithin() for its total). When their share of matches says the page lies
+ *   within the newest WALK_WINDOW, a window sized by it is read the same way (at most three walks).
  * - Otherwise the matches are few: they are found through the filters' own indexes (bitmap scans
  *   only), sorted, and counted exactly.
  */
@@ -92,33 +137,36 @@ export async function newestFirstPage<Row>(
     return { rows: pageOf(rows), total: total === undefined ? undefined : { total, exact: true } };
   }
 
-  const window = Math.max(WALK_WINDOW, 4 * (offset + limit));
-  const walk = executor.$with('listings').as(executor.select().from(listings).where(indexed).orderBy(...newestFirst).limit(window));
-  const [walked, candidates] = await Promise.all([
-    selectRows(executor.with(walk), counted ? sql<number>`(count(*) over ())::int` : sql`null`)
-      .where(checked)
-      .orderBy(...newestFirst)
-      .limit(limit)
-      .offset(offset),
-    search.indexedCount(),
-  ]);
-  const windowHoldsAll = candidates <= window;
-  if (walked.length === limit || (windowHoldsAll && (walked.length > 0 || offset === 0))) {
-    const rows = pageOf(walked);
-    if (!counted) return { rows };
-    if (search.keptTotal !== undefined) return { rows, total: { total: await search.keptTotal(), exact: true } };
-    const matchedInWindow = walked[0]?.matched ?? 0;
-    if (windowHoldsAll) return { rows, total: { total: matchedInWindow, exact: true } };
-    return { rows, total: { total: Math.round((matchedInWindow / window) * candidates), exact: false } };
+  const wanted = offset + limit;
+  const walkWindow = Math.max(WALK_WINDOW, 4 * wanted);
+  let window = Math.max(PROBE_WINDOW, 2 * wanted);
+  const [probed, candidates] = await Promise.all([walkInOrder(executor, search, selectRows, window, newestFirst), search.indexedCount()]);
+  let walked = probed;
+  for (;;) {
+    const found = await pageWithin(walked, window, candidates, search);
+    if (found) return found;
+    // Matches in the window: counted over it, or (when the walk stopped short of the page) the ones it passed and gave.
+    const matched = walked[0]?.matched ?? offset + walked.length;
+    // The window that would hold the page at this density, with room for chance.
+    const needed = matched === 0 ? Infinity : Math.ceil((1.5 * wanted * window) / matched);
+    if (window >= walkWindow || needed > walkWindow) break;
+    window = Math.min(walkWindow, Math.max(needed, Math.ceil(2.5 * window)));
+    walked = await walkInOrder(executor, search, selectRows, window, newestFirst);
   }
-  return fewMatches(executor, search, selectRows);
+  return throughFilterIndexes(executor, search, selectRows, newestFirst);
 }
 
 /**
- * The matches are few (or the page lies past them): only the filters' own indexes find them
- * without reading every candidate, so the plan may use nothing else (bitmap scans, combined).
+ * A page of matches in `order` when they are few (or the page lies past them): only the filters'
+ * own indexes find them without reading every candidate, so the plan may use nothing else
+ * (bitmap scans, combined), and the matches are sorted.
  */
-async function fewMatches<Row>(executor: Executor, search: NewestFirstSearch, selectRows: RowSelection<Row>): Promise<{ rows: Row[]; total?: MatchedTotal }> {
+export async function throughFilterIndexes<Row>(
+  executor: Executor,
+  search: NewestFirstSearch,
+  selectRows: RowSelection<Row>,
+  order: ListingOrder,
+): Promise<{ rows: Row[]; total?: MatchedTotal }> {
   const where = and(search.indexed, search.checked);
   const found = await executor.transaction(async (tx) => {
     // For this transaction only, in one round trip: bitmap scans alone; room for exact bitmaps (a
@@ -126,9 +174,9 @@ async function fewMatches<Row>(executor: Executor, search: NewestFirstSearch, se
     // makes this cheap one look costly enough to compile, which costs far more than running it.
     await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
       set_config('enable_indexonlyscan', 'off', true), set_config('work_mem', '16MB', true), set_config('jit', 'off', true)`);
-    const page = await selectRows(tx, sql<number>`(count(*) over ())::int`)
+    const page = await selectRows(tx, search.counted ? sql<number>`(count(*) over ())::int` : sql`null`)
       .where(where)
-      .orderBy(...newestFirst)
+      .orderBy(...order)
       .limit(search.limit)
       .offset(search.offset);
     // A page past the matches has no row to carry their count.

@@ -1,6 +1,6 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { EXACT_TOTAL_LIMIT } from '../db/bounded-total.js';
-import { WALK_WINDOW } from '../listings/newest-first.js';
+import { PROBE_WINDOW, WALK_WINDOW } from '../listings/newest-first.js';
 import { CACHE_TAG_HEADER, EDGE_CACHE_CONTROL } from '../http/edge-cache.js';
 import { HTTP_METHODS, type Endpoint, type HttpMethod } from '../http/route.js';
 import { requestJsonSchema, type JsonSchema } from './json-schema.js';
@@ -86,7 +86,7 @@ const SUCCESS_SCHEMAS: Record<string, OpenApiObject> = {
       limit: { type: 'integer', description: 'The limit applied: the one asked for, capped to the list maximum.' },
       total: {
         type: 'integer',
-        description: `Matching items (D31). Exact where kept totals answer (no filter, or only status, category, agent or commission filters), and for listings whenever the matches are few enough to be found through their filters' indexes or lie among the ${WALK_WINDOW.toLocaleString('en-US')} newest candidates. A broad filtered listing search instead gives the share of matches among those newest candidates, scaled to every candidate; channel logs count exactly up to ${EXACT_TOTAL_LIMIT.toLocaleString('en-US')} and give the database planner's estimate beyond. Either way totalExact is then false.`,
+        description: `Matching items (D31). Exact where kept totals answer (no filter, or only status, category, agent or commission filters), and for listings whenever the matches are few enough to be found through their filters' indexes or lie among the ${WALK_WINDOW.toLocaleString('en-US')} newest candidates. A broad filtered listing search instead gives the share of matches among the newest candidates it read (${PROBE_WINDOW.toLocaleString('en-US')}, or ${WALK_WINDOW.toLocaleString('en-US')} when matches are sparser), scaled to every candidate; channel logs count exactly up to ${EXACT_TOTAL_LIMIT.toLocaleString('en-US')} and give the database planner's estimate beyond. Either way totalExact is then false.`,
       },
       totalPages: { type: 'integer', description: 'ceil(total / limit); an estimate too when totalExact is false.' },
       totalExact: { type: 'boolean', description: 'False when total is an estimate (a broad text search, say); true otherwise.' },
