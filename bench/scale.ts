@@ -228,12 +228,14 @@ async function explain(databaseUrl: string, statements: CapturedStatement[]): Pr
     try {
       for (const { sql, params } of statements) {
         if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(sql)) continue;
+        // The service's own planner estimates (estimatedRows()) are shown as they ran.
+        const analyzed = /^\s*explain\b/i.test(sql) ? sql : `explain (analyze, buffers) ${sql}`;
         if (/^\s*set\b/i.test(sql)) {
           await client.query(sql, params);
           lines.push(`  ${sql}`);
           continue;
         }
-        const plan = await client.query(`explain (analyze, buffers) ${sql}`, params);
+        const plan = await client.query(analyzed, params);
         lines.push(`  ${sql.slice(0, 200)}${sql.length > 200 ? ' ...' : ''}`);
         for (const row of plan.rows as Array<Record<string, string>>) lines.push(`    ${row['QUERY PLAN']}`);
       }
