@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WALK_WINDOW } from '../lib/listings/newest-first.js';
+import { COUNTED_LISTINGS } from '../lib/storefront/facet-counts.js';
 import { insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
@@ -207,6 +208,44 @@ describe('counts read from kept totals at scale', () => {
     const agents = await api.get('/api/auth/agents?limit=100', { token: admin.token });
     for (const { id, count } of perAgent) {
       expect(agents.body.data.find((listed: { id: string }) => listed.id === id)).toMatchObject({ listingCount: count });
+    }
+  });
+});
+
+describe('GET /api/public/filter-options at scale', () => {
+  /** How many available phones matching `where` carry each brand, lower-cased, and in all. */
+  async function brandsOfPhones(where: SQL): Promise<{ total: number; brands: Map<string, number> }> {
+    const found = await rows<{ brand: string; count: number }>(sql`select lower(l.attributes ->> 'brand') as brand, count(*)::int as count
+      from listings l join categories c on c.id = l."categoryId"
+      where ${available} and c.name = 'PHONES' and ${where} group by 1`);
+    return { total: found.reduce((sum, row) => sum + row.count, 0), brands: new Map(found.map((row) => [row.brand, row.count])) };
+  }
+
+  it('estimates counts and total from a sample when more listings match than are counted one by one, and says so', async () => {
+    const expected = await brandsOfPhones(sql`l.price >= 1`);
+    expect(expected.total).toBeGreaterThan(COUNTED_LISTINGS);
+    const answer = await api.get('/api/public/filter-options?category=Phones&priceMin=1');
+    expect(answer.status).toBe(200);
+    expect(answer.body.countsExact).toBe(false);
+    expect(Math.abs(answer.body.total - expected.total) / expected.total).toBeLessThan(0.25);
+    const counts = answer.body.data.brand.counts as Record<string, number>;
+    for (const [brand, count] of Object.entries(counts)) {
+      const actual = expected.brands.get(brand.toLowerCase()) ?? 0;
+      expect({ brand, count, near: Math.abs(count - actual) <= 0.25 * actual + 0.02 * expected.total }).toMatchObject({ brand, near: true });
+    }
+    expect(answer.body.priceRange).toEqual((await rows(sql`select min(l.price)::float as min, max(l.price)::float as max
+      from listings l join categories c on c.id = l."categoryId" where ${available} and c.name = 'PHONES' and l.price >= 1`))[0]);
+  });
+
+  it('counts exactly when few listings match', async () => {
+    const expected = await brandsOfPhones(sql`l.price between 100 and 150`);
+    expect(expected.total).toBeGreaterThan(0);
+    expect(expected.total).toBeLessThanOrEqual(COUNTED_LISTINGS);
+    const answer = await api.get('/api/public/filter-options?category=Phones&priceMin=100&priceMax=150');
+    expect(answer.body.countsExact).toBe(true);
+    expect(answer.body.total).toBe(expected.total);
+    for (const [brand, count] of Object.entries(answer.body.data.brand.counts as Record<string, number>)) {
+      expect({ brand, count }).toEqual({ brand, count: expected.brands.get(brand.toLowerCase()) ?? 0 });
     }
   });
 });

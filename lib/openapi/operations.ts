@@ -1,3 +1,5 @@
+import { COUNTED_LISTINGS, SAMPLED_CANDIDATES } from '../storefront/facet-counts.js';
+
 /** What the route table cannot say about an operation: its summary, success shape and particular errors. */
 export interface OperationNotes {
   summary: string;
@@ -99,7 +101,9 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'GET /api/public/filter-options': {
     summary: 'Filter values for a category',
     description:
-      'Per rule field, the values present among the category\'s AVAILABLE listings: a select field lists its own options that are present; any other field at most 100 values, those most listings carry, in natural order, with `hasMoreOptions: true` when it has more.',
+      'Per rule field, the values present among the category\'s AVAILABLE listings: a select field lists its own options that are present; any other field at most 100 values, those most listings carry, in natural order, with `hasMoreOptions: true` when it has more. ' +
+      'Takes the list\'s filters (D37): each field carries `counts`, the AVAILABLE listings each option would leave with the other filters (a field\'s own selection does not narrow its own counts; 0 when none), and beside `data` come `total`, `priceRange` `{ min, max }` of the filtered list and `countsExact`. ' +
+      `A whole category is counted exactly from kept counts, and so are other filters matching at most ${COUNTED_LISTINGS.toLocaleString('en-US')} listings; past that, counts and total are estimated from a fixed sample of the table (about ${SAMPLED_CANDIDATES.toLocaleString('en-US')} candidates) and \`countsExact\` is false.`,
   },
   'GET /api/public/suggest': {
     summary: 'Complete a storefront search',

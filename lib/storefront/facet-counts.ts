@@ -1,16 +1,23 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { estimatedRows } from '../db/bounded-total.js';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { listingAttributeValues, listings } from '../db/schema.js';
 import { countListings } from '../listings/kept-totals.js';
-import { categoryNamed, checkedConditions, type PublicListingFilters } from './queries.js';
+import type { RowSelection } from '../listings/newest-first.js';
+import { priceOrderedPage } from '../listings/price-ordered.js';
+import { categoryNamed, publicSearch, type PublicListingFilters } from './queries.js';
+
+/** Matching listings whose values are counted one by one: the counts are exact up to this many. */
+export const COUNTED_LISTINGS = 1_000;
 
 /**
- * The most matching listings whose values are counted one by one: finding and reading them costs
- * about 20 µs each at a million listings, so past these the counts are the share of the listings read, scaled to the
- * estimated total, and flagged (D31).
+ * About how many candidates (available listings, of the category when one is named) a sample
+ * holds when more listings match than are counted one by one: an option on 1 in 100 of them is
+ * seen about 30 times.
  */
-export const COUNTED_LISTINGS = 1_000;
+export const SAMPLED_CANDIDATES = 3_000;
+
+/** The most table pages a sample reads, however few of their rows are candidates: its cost. */
+export const SAMPLED_PAGES = 1_500;
 
 /** Per field, per lower-cased value, how many listings it would leave. */
 export type FieldCounts = Map<string, Map<string, number>>;
@@ -20,18 +27,11 @@ export interface FacetCounts {
   counts: FieldCounts;
   total: number;
   priceRange: { min: number | null; max: number | null };
-  /** False when more than COUNTED_LISTINGS listings match: counts and total are then estimates (D31). */
+  /** False when more than COUNTED_LISTINGS listings match: counts and total are then estimates from a sample (D31). */
   exact: boolean;
 }
 
-/** Available listings (of the filters' category) matching `filters`. */
-function matchingWhere(filters: PublicListingFilters): SQL {
-  return and(
-    eq(listings.status, 'AVAILABLE'),
-    filters.category ? eq(listings.categoryId, categoryNamed(filters.category)) : undefined,
-    checkedConditions(filters),
-  )!;
-}
+type StorefrontSearch = ReturnType<typeof publicSearch>;
 
 interface CountedValues {
   counts: FieldCounts;
@@ -40,6 +40,12 @@ interface CountedValues {
   exact: boolean;
   /** The price range, when every match was read. */
   priceRange?: FacetCounts['priceRange'];
+}
+
+interface ValueRow {
+  field: string | null;
+  value: string | null;
+  listings: number;
 }
 
 /** Values and totals of a whole category, from the counts the statistics trigger keeps: exact, and no listing read. */
@@ -55,7 +61,7 @@ async function keptValues(executor: Executor, category: string, fields: string[]
   return { counts: countsOf(rows), total, exact: true };
 }
 
-function countsOf(rows: Array<{ field: string | null; value: string | null; listings: number }>, scale = 1): FieldCounts {
+function countsOf(rows: ValueRow[], scale = 1): FieldCounts {
   const counts: FieldCounts = new Map();
   for (const row of rows) {
     if (row.field === null || row.value === null) continue;
@@ -66,42 +72,74 @@ function countsOf(rows: Array<{ field: string | null; value: string | null; list
   return counts;
 }
 
-/**
- * How many listings matching `filters` carry each value of `fields`: from the kept counts for a
- * whole category; otherwise counted over at most COUNTED_LISTINGS + 1 of them: exact up to the
- * limit; beyond it, the share of the rows read, scaled to the planner's estimate of the total,
- * flagged.
- */
-async function countValues(executor: Executor, filters: PublicListingFilters, fields: string[]): Promise<CountedValues> {
-  if (filters.category && checkedConditions(filters) === undefined) return keptValues(executor, filters.category, fields);
-  const where = matchingWhere(filters);
+/** The values of `fields` the matches carry, counted one by one; undefined when more than COUNTED_LISTINGS match. */
+async function countedValues(executor: Executor, search: StorefrontSearch, fields: string[]): Promise<CountedValues | undefined> {
   const { rows } = (await executor.execute(sql`
-    with sampled as (select ${listings} as listing, ${listings.price} as price from ${listings} where ${where} limit ${COUNTED_LISTINGS + 1})
-    select null as field, null as value, count(*)::int as listings, min(price)::float8 as lowest, max(price)::float8 as highest from sampled
+    with matching as (
+      select ${listings} as listing, ${listings.price} as price from ${listings}
+      where ${and(search.indexed, search.checked)} limit ${COUNTED_LISTINGS + 1}
+    )
+    select null as field, null as value, count(*)::int as listings, min(price)::float8 as lowest, max(price)::float8 as highest from matching
     union all
     select offered.field, lower(offered.value), count(*)::int, null, null
-    from sampled, listing_filter_values(sampled.listing) as offered
+    from matching, listing_filter_values(matching.listing) as offered
     where offered.field = any(${sql.param(fields)}::text[])
-    group by 1, 2`)) as unknown as {
-    rows: Array<{ field: string | null; value: string | null; listings: number; lowest: number | null; highest: number | null }>;
-  };
+    group by 1, 2`)) as unknown as { rows: Array<ValueRow & { lowest: number | null; highest: number | null }> };
   const read = rows.find((row) => row.field === null);
-  const sampledRows = Number(read?.listings ?? 0);
-  const exact = sampledRows <= COUNTED_LISTINGS;
-  const total = exact ? sampledRows : Math.max(await estimatedRows(executor, sql`select 1 from ${listings} where ${where}`), sampledRows);
-  const scale = total / Math.max(sampledRows, 1);
-  const priceRange = exact ? { min: read?.lowest ?? null, max: read?.highest ?? null } : undefined;
-  return { counts: countsOf(rows, scale), total, exact, priceRange };
+  const matched = Number(read?.listings ?? 0);
+  if (matched > COUNTED_LISTINGS) return undefined;
+  return { counts: countsOf(rows), total: matched, exact: true, priceRange: { min: read?.lowest ?? null, max: read?.highest ?? null } };
 }
 
-/** The lowest and highest price among the listings matching `filters`, each read from the price index. */
+/**
+ * The values of `fields` estimated from a sample of the table's pages: sized to hold about
+ * SAMPLED_CANDIDATES of the `candidates`, at most SAMPLED_PAGES pages, and the same pages every
+ * time, so answers are stable and those pages stay in the database's cache. The matches among
+ * the sampled candidates, and their values, are scaled to every candidate.
+ */
+async function sampledValues(executor: Executor, search: StorefrontSearch, fields: string[], candidates: number): Promise<CountedValues> {
+  const percent = Math.min(100, (100 * SAMPLED_CANDIDATES) / Math.max(candidates, 1));
+  const { rows } = (await executor.execute(sql`
+    with sampled as (
+      select ${listings} as listing, coalesce(${search.checked ?? sql`true`}, false) as matched
+      from ${listings} tablesample system (least(${percent}::float8,
+        (select 100.0 * ${SAMPLED_PAGES} / greatest(relpages, 1) from pg_class where oid = 'listings'::regclass))) repeatable (0)
+      where ${search.indexed}
+    )
+    select null as field, null as value, (count(*) filter (where matched))::int as listings, count(*)::int as candidates from sampled
+    union all
+    select offered.field, lower(offered.value), count(*)::int, null
+    from sampled, listing_filter_values(sampled.listing) as offered
+    where sampled.matched and offered.field = any(${sql.param(fields)}::text[])
+    group by 1, 2`)) as unknown as { rows: Array<ValueRow & { candidates: number | null }> };
+  const read = rows.find((row) => row.field === null);
+  const sampledCandidates = Number(read?.candidates ?? 0);
+  const scale = sampledCandidates === 0 ? 0 : candidates / sampledCandidates;
+  return { counts: countsOf(rows, scale), total: Math.round(Number(read?.listings ?? 0) * scale), exact: false };
+}
+
+/**
+ * How many listings matching `filters` carry each value of `fields`: from the kept counts for a
+ * whole category; one by one when at most COUNTED_LISTINGS match; otherwise estimated from a
+ * sample, flagged. With many candidates the sample comes first: it tells whether counting one by
+ * one would stop at the limit, so broad filters never read COUNTED_LISTINGS rows for nothing.
+ */
+async function countValues(executor: Executor, filters: PublicListingFilters, fields: string[]): Promise<CountedValues> {
+  const search = publicSearch(executor, filters);
+  if (search.checked === undefined && filters.category) return keptValues(executor, filters.category, fields);
+  const candidates = await search.indexedCount();
+  if (search.checked === undefined) return { counts: new Map(), total: candidates, exact: true };
+  const sampled = candidates > COUNTED_LISTINGS ? await sampledValues(executor, search, fields, candidates) : undefined;
+  if (sampled && sampled.total > COUNTED_LISTINGS) return sampled;
+  return (await countedValues(executor, search, fields)) ?? sampled ?? sampledValues(executor, search, fields, candidates);
+}
+
+/** The lowest and highest price among the listings matching `filters`, each the first of the list in price order. */
 async function priceRangeOf(executor: Executor, filters: PublicListingFilters): Promise<FacetCounts['priceRange']> {
-  const where = matchingWhere(filters);
-  const [lowest, highest] = await Promise.all([
-    executor.select({ price: listings.price }).from(listings).where(where).orderBy(sql`${listings.price} asc`).limit(1),
-    executor.select({ price: listings.price }).from(listings).where(where).orderBy(sql`${listings.price} desc`).limit(1),
-  ]);
-  return { min: lowest[0]?.price ?? null, max: highest[0]?.price ?? null };
+  const search = { ...publicSearch(executor, filters), offset: 0, limit: 1, counted: false };
+  const priced: RowSelection<{ price: number }> = (source, matched) => source.select({ price: listings.price, matched }).from(listings).$dynamic();
+  const [lowest, highest] = await Promise.all([priceOrderedPage(executor, search, 'asc', priced), priceOrderedPage(executor, search, 'desc', priced)]);
+  return { min: lowest.rows[0]?.price ?? null, max: highest.rows[0]?.price ?? null };
 }
 
 /**

@@ -137,17 +137,27 @@ function nearPage(executor: Executor, inCategory: boolean) {
  * flagged, for broad row filters (D31). A near page without row filters, newest first, runs a
  * prepared statement; see newestFirstPage() for how matches are found otherwise.
  */
+/**
+ * The storefront's filters split as the page readers take them: available listings (of the
+ * category) from their newest-first index, counted by the kept totals; the rest checked per row.
+ */
+export function publicSearch(executor: Executor, filters: PublicListingFilters): Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted'> {
+  const categoryId = filters.category ? categoryNamed(filters.category) : undefined;
+  return {
+    indexed: and(eq(listings.status, 'AVAILABLE'), categoryId === undefined ? undefined : eq(listings.categoryId, categoryId)),
+    indexedCount: () => countListings(executor, { status: 'AVAILABLE', categoryId }),
+    checked: checkedConditions(filters),
+  };
+}
+
 export async function findPublicListings(
   executor: Executor,
   filters: PublicListingFilters,
   page: PublicListingsPage,
   order: PublicListingOrder,
 ): Promise<{ rows: PublicListingPageRow[]; total?: MatchedTotal }> {
-  const categoryId = filters.category ? categoryNamed(filters.category) : undefined;
   const search: NewestFirstSearch = {
-    indexed: and(eq(listings.status, 'AVAILABLE'), categoryId === undefined ? undefined : eq(listings.categoryId, categoryId)),
-    indexedCount: () => countListings(executor, { status: 'AVAILABLE', categoryId }),
-    checked: checkedConditions(filters),
+    ...publicSearch(executor, filters),
     offset: ((page.page ?? 1) - 1) * page.limit,
     limit: page.limit,
     counted: page.page !== undefined,
