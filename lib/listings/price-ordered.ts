@@ -1,10 +1,11 @@
-import { asc, desc, sql } from 'drizzle-orm';
+import { and, asc, desc, gte, lte, sql } from 'drizzle-orm';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
 import {
   newestFirst,
   newestFirstPage,
+  PROBE_WINDOW,
   pageOf,
   selectIds,
   throughFilterIndexes,
@@ -20,18 +21,54 @@ export type PriceDirection = 'asc' | 'desc';
  * The first listings in price order a filtered page reads and checks. Matches that are common
  * and spread over every price fill a page within them; matches that cluster elsewhere in the
  * price order (phones, when laptops are the dearest listings) would take a walk through most of
- * the table, and are found through their filters' own indexes and sorted instead.
+ * the table, and are found through their filters' own indexes instead: those beyond a price
+ * bound first (see priceBound()), every match sorted when that bound keeps too few.
  */
 export const PRICE_WALK_WINDOW = 2_000;
 
+/**
+ * How many times the matches a page needs a price bound should keep, by the probe's estimate: room
+ * for chance, since a bound that keeps too few is tried in vain.
+ */
+const BOUND_MARGIN = 3;
+
+/**
+ * A price that about BOUND_MARGIN times the matches the page needs reach (at least that dear, or
+ * that cheap): read from the matches among the newest PROBE_WINDOW candidates, a sample of every
+ * price. Undefined when the probe holds no match, or the bound would keep nearly every match.
+ */
+async function priceBound(executor: Executor, search: NewestFirstSearch, direction: PriceDirection): Promise<number | undefined> {
+  const probe = { ...search, offset: 0, limit: PROBE_WINDOW, counted: false };
+  const priced: RowSelection<{ price: number }> = (source, matched) => source.select({ price: listings.price, matched }).from(listings).$dynamic();
+  const [probed, candidates] = await Promise.all([walkInOrder(executor, probe, priced, PROBE_WINDOW, newestFirst), search.indexedCount()]);
+  const prices = probed.map((row) => Number(row.price)).sort((a, b) => (direction === 'asc' ? a - b : b - a));
+  // Each match of the probe stands for this many matches of every candidate.
+  const share = Math.max(candidates, PROBE_WINDOW) / PROBE_WINDOW;
+  const rank = Math.floor((BOUND_MARGIN * (search.offset + search.limit)) / share);
+  return rank < prices.length ? prices[rank] : undefined;
+}
+
 /** The page in price order, without its total. */
-async function pageByPrice<Row>(executor: Executor, search: NewestFirstSearch, order: ListingOrder, selectRows: RowSelection<Row>): Promise<Row[]> {
+async function pageByPrice<Row>(
+  executor: Executor,
+  search: NewestFirstSearch,
+  direction: PriceDirection,
+  order: ListingOrder,
+  selectRows: RowSelection<Row>,
+): Promise<Row[]> {
   if (search.checked === undefined) {
     return pageOf(await selectRows(executor, sql`null`).where(search.indexed).orderBy(...order).limit(search.limit).offset(search.offset));
   }
   const window = Math.max(PRICE_WALK_WINDOW, 4 * (search.offset + search.limit));
   const walked = await walkInOrder(executor, search, selectRows, window, order);
   if (walked.length === search.limit) return pageOf(walked);
+  // Every match at least as dear (or as cheap) as the bound comes before any other: when they fill the page, it is the page.
+  const bound = await priceBound(executor, search, direction);
+  if (bound !== undefined) {
+    const beyondBound = direction === 'asc' ? lte(listings.price, bound) : gte(listings.price, bound);
+    const bounded = await throughFilterIndexes(executor, { ...search, checked: and(search.checked, beyondBound) }, selectRows, order);
+    if (bounded.rows.length === search.limit) return bounded.rows;
+  }
   return (await throughFilterIndexes(executor, search, selectRows, order)).rows;
 }
 
@@ -47,7 +84,7 @@ export async function priceOrderedPage<Row>(
 ): Promise<{ rows: Row[]; total?: MatchedTotal }> {
   const order = [direction === 'asc' ? asc(listings.price) : desc(listings.price), ...newestFirst];
   const [rows, counted] = await Promise.all([
-    pageByPrice(executor, { ...search, counted: false }, order, selectRows),
+    pageByPrice(executor, { ...search, counted: false }, direction, order, selectRows),
     search.counted ? newestFirstPage(executor, { ...search, offset: 0, limit: 1 }, selectIds) : undefined,
   ]);
   return { rows, total: counted?.total };
