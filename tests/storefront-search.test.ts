@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaRule } from '../lib/db/schema.js';
+import { RANKED_MATCHES } from '../lib/listings/relevant-first.js';
 import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
 import { useTestServer } from './support/test-server.js';
 
@@ -71,6 +72,25 @@ describe('GET /api/public/listings: search that forgives typos and ranks by rele
   it('ranks title words first, then description-only matches, newest first within each', async () => {
     expect(await search('q=iphone')).toEqual([iphone14.id, iphone13.id, pixel.id]);
     expect(await search('q=iphone%2013')).toEqual([iphone13.id, pixel.id]);
+  });
+
+  it('ranks every exact match above every typo match, however many newer typo matches there are, and pages across them', async () => {
+    const phones = await buildCategory(server.db, { name: 'CROWDED_PHONES', displayName: 'Crowded Phones', schemaRules: PHONE_RULES });
+    const exact = await buildListing(server.db, { categoryId: phones.id, title: 'Volla 22', attributes: { brand: 'Volla', model: '22' }, createdAt: minutesAgo(600) });
+    // More newer typo matches than relevance ranks in one window.
+    await server.db.execute(`insert into listings (title, description, price, "categoryId", attributes, "createdAt")
+      select 'Vollla ' || n, 'Refurbished.', 100 + n, '${phones.id}', '{"brand":"Vollla","model":"V"}'::jsonb, now() - make_interval(mins => n)
+      from generate_series(1, ${RANKED_MATCHES + 20}) as n`);
+    const typos = (await server.db.execute(`select id from listings where "categoryId" = '${phones.id}' and title like 'Vollla %' order by "createdAt" desc, id desc`)) as unknown as {
+      rows: Array<{ id: string }>;
+    };
+    const inOrder = [exact.id, ...typos.rows.map((row) => row.id)];
+    expect(await search('category=Crowded%20Phones&q=volla&limit=3')).toEqual(inOrder.slice(0, 3));
+    const second = await api.get('/api/public/listings?category=Crowded%20Phones&q=volla&limit=100&page=2');
+    expect(ids(second.body)).toEqual(inOrder.slice(100, 200));
+    expect(second.body.pagination).toMatchObject({ total: inOrder.length, totalExact: true });
+    const last = await api.get(`/api/public/listings?category=Crowded%20Phones&q=volla&limit=100&page=3`);
+    expect(ids(last.body)).toEqual(inOrder.slice(200));
   });
 
   it('ranks an exact match above a newer one that is a typo away', async () => {

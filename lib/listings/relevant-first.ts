@@ -1,4 +1,4 @@
-import { inArray, sql, type SQL } from 'drizzle-orm';
+import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
@@ -18,9 +18,19 @@ export interface RelevanceKeys {
   allWords: SQL<number>;
 }
 
+/**
+ * How relevance ranks a search: its keys, and the tiers it never mixes (every match of one before
+ * any match of the next), each a condition on the search's matches, best first.
+ */
+export interface Relevance {
+  keys: RelevanceKeys;
+  tiers: SQL[];
+}
+
 interface RankedMatch {
   id: string;
   createdAt: Date;
+  tier: number;
   worstWord: number;
   wholeInTitle: boolean;
   allWords: number;
@@ -28,6 +38,7 @@ interface RankedMatch {
 
 function byRelevance(a: RankedMatch, b: RankedMatch): number {
   return (
+    a.tier - b.tier ||
     b.worstWord - a.worstWord ||
     Number(b.wholeInTitle) - Number(a.wholeInTitle) ||
     b.allWords - a.allWords ||
@@ -36,39 +47,85 @@ function byRelevance(a: RankedMatch, b: RankedMatch): number {
   );
 }
 
+/** The index of the first tier a listing is in. */
+function tierOf(tiers: SQL[]): SQL<number> {
+  return sql<number>`(case ${sql.join(tiers.map((tier, index) => sql`when ${tier} then ${sql.raw(String(index))}`), sql` `)} else ${sql.raw(String(tiers.length))} end)`;
+}
+
 /**
- * A page of listings by relevance: the newest RANKED_MATCHES matches (found as newestFirstPage()
- * finds a page, so at a cost that does not grow with the table) ordered by their keys, newest
- * within ties, then any older matches newest first. The total is the newest-first list's.
+ * The newest RANKED_MATCHES matches with their tier and keys, ranked, found as newestFirstPage()
+ * finds a page (so at a cost that does not grow with the table).
+ */
+async function newestRanked(executor: Executor, search: NewestFirstSearch, relevance: Relevance): Promise<{ ranked: RankedMatch[]; total?: MatchedTotal }> {
+  const { keys, tiers } = relevance;
+  const candidates = await newestFirstPage<RankedMatch>(executor, { ...search, offset: 0, limit: RANKED_MATCHES }, (source, matched) =>
+    source
+      .select({
+        id: listings.id,
+        createdAt: listings.createdAt,
+        tier: tierOf(tiers),
+        worstWord: keys.worstWord,
+        wholeInTitle: keys.wholeInTitle,
+        allWords: keys.allWords,
+        matched,
+      })
+      .from(listings)
+      .$dynamic(),
+  );
+  return { ranked: candidates.rows.sort(byRelevance), total: candidates.total };
+}
+
+/** The page's ids within one tier (or a search of one tier): its ranked matches at the offset, then (past a full window) older matches newest first. */
+async function pageIds(executor: Executor, search: NewestFirstSearch, ranked: RankedMatch[]): Promise<string[]> {
+  const { offset, limit } = search;
+  const fromRanked = ranked.slice(offset, offset + limit).map((match) => match.id);
+  const olderWanted = ranked.length < RANKED_MATCHES ? 0 : limit - fromRanked.length;
+  if (olderWanted === 0) return fromRanked;
+  const older = await newestFirstPage(executor, { ...search, offset: Math.max(offset, RANKED_MATCHES), limit: olderWanted, counted: false }, selectIds);
+  return [...fromRanked, ...older.rows.map((row) => row.id)];
+}
+
+/**
+ * The page's ids tier by tier, each tier's matches ranked as a search of their own. `newest` (the
+ * whole search's newest matches, ranked) serves as a tier's own when every one of them is in it.
+ * A tier that ends before the page is counted to place the next one; that count is an estimate
+ * only past thousands of matches (D31), where the next tier's rows then shift by as much.
+ */
+async function pageIdsByTier(executor: Executor, search: NewestFirstSearch, relevance: Relevance, newest: RankedMatch[]): Promise<string[]> {
+  const ids: string[] = [];
+  // The page's next row, counted from the start of the tier at hand.
+  let offset = search.offset;
+  for (const [index, tier] of relevance.tiers.entries()) {
+    const tierSearch = { ...search, checked: and(search.checked, tier), counted: false };
+    const ranked = newest.every((match) => match.tier === index) ? newest : (await newestRanked(executor, tierSearch, relevance)).ranked;
+    const found = await pageIds(executor, { ...tierSearch, offset, limit: search.limit - ids.length }, ranked);
+    ids.push(...found);
+    if (ids.length === search.limit || index === relevance.tiers.length - 1) break;
+    const inTier =
+      found.length > 0 || offset === 0
+        ? offset + found.length
+        : ((await newestFirstPage(executor, { ...tierSearch, offset: 0, limit: 1, counted: true }, selectIds)).total?.total ?? 0);
+    offset = Math.max(0, offset - inTier);
+  }
+  return ids;
+}
+
+/**
+ * A page of listings by relevance: every match of a tier before any of the next; within a tier,
+ * its newest RANKED_MATCHES matches ordered by their keys (newest within ties), then its older
+ * matches newest first. The total is the newest-first list's. When the whole search has fewer
+ * matches than a window ranks, they are all ranked at once.
  */
 export async function relevantFirstPage<Row extends { id: string }>(
   executor: Executor,
   search: NewestFirstSearch,
-  keys: RelevanceKeys,
+  relevance: Relevance,
   selectRows: RowSelection<Row>,
 ): Promise<{ rows: Row[]; total?: MatchedTotal }> {
-  const { offset, limit } = search;
-  const candidates = await newestFirstPage<RankedMatch>(executor, { ...search, offset: 0, limit: RANKED_MATCHES }, (source, matched) =>
-    source
-      .select({ id: listings.id, createdAt: listings.createdAt, worstWord: keys.worstWord, wholeInTitle: keys.wholeInTitle, allWords: keys.allWords, matched })
-      .from(listings)
-      .$dynamic(),
-  );
-  const ranked = candidates.rows.sort(byRelevance).slice(offset, offset + limit).map((match) => match.id);
-  const olderWanted = candidates.rows.length < RANKED_MATCHES ? 0 : limit - ranked.length;
-  const older =
-    olderWanted === 0
-      ? []
-      : (
-          await newestFirstPage<{ id: string }>(
-            executor,
-            { ...search, offset: Math.max(offset, RANKED_MATCHES), limit: olderWanted, counted: false },
-            selectIds,
-          )
-        ).rows.map((row) => row.id);
-  const ids = [...ranked, ...older];
-  if (ids.length === 0) return { rows: [], total: candidates.total };
+  const { ranked, total } = await newestRanked(executor, search, relevance);
+  const ids = ranked.length < RANKED_MATCHES ? await pageIds(executor, search, ranked) : await pageIdsByTier(executor, search, relevance, ranked);
+  if (ids.length === 0) return { rows: [], total };
   const found = await selectRows(executor, sql`null`).where(inArray(listings.id, ids));
   const byId = new Map(pageOf(found).map((row) => [row.id, row]));
-  return { rows: ids.map((id) => byId.get(id)!), total: candidates.total };
+  return { rows: ids.map((id) => byId.get(id)!), total };
 }

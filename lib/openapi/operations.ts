@@ -86,9 +86,10 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
       '`pagination` is added when `page` is sent. ' +
       '`q` matches a listing when every word of it (split at spaces) is a substring of the title or description, ignoring case, ' +
       'or a word of the title, brand or model ignoring case and accents, or one typo (a letter added, missing, wrong, or two swapped) away from one; two typos for words of 8 letters or more, none under 4 letters. ' +
-      '`sort=relevance` (the default with `q`) ranks the newest 200 matches by, in order: the quality of the worst-matching word of `q` ' +
+      '`sort=relevance` (the default with `q`) lists first every listing matching each word of `q` as typed in its title, brand or model, then the other matches (a word found only with typos or only in the description). ' +
+      'Within each of the two, it ranks the newest 200 by, in order: the quality of the worst-matching word of `q` ' +
       '(a word of the title as typed, best; then a word of the brand or model as typed, or a substring of the title; then a word of the title, brand or model with typos; then a substring of the description only, last); ' +
-      'then whether the title holds `q` whole; then the qualities of all words together; then newest first. When more than 200 listings match, the older ones follow, newest first. ' +
+      'then whether the title holds `q` whole; then the qualities of all words together; then newest first. When more than 200 of them match, the older ones follow, newest first. ' +
       'Without `q`, `relevance` is `newest`. An unknown `sort` is 400.',
   },
   'GET /api/public/listings/:id': { summary: 'A storefront listing with its agent\'s contact links' },

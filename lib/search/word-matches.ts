@@ -1,5 +1,6 @@
-import { and, sql, type SQL } from 'drizzle-orm';
+import { and, not, sql, type SQL } from 'drizzle-orm';
 import { listings } from '../db/schema.js';
+import type { Relevance } from '../listings/relevant-first.js';
 import { containsPattern, textMatches } from '../listings/text-search.js';
 import type { CorrectedWord, TextSearch } from './word-corrections.js';
 
@@ -38,13 +39,35 @@ function wordQuality(word: CorrectedWord): SQL<number> {
     else 1 end)`;
 }
 
-/** What relevance orders by, best first: the worst word's quality, the text whole in the title, then all words' qualities added up. */
-export function relevanceOf(search: TextSearch) {
+/**
+ * Every word matches as typed in the title, brand or model (quality 3 or more, see wordQuality()).
+ * A title substring is also sought in the indexed title-and-description text, so the condition
+ * alone finds its listings through indexes.
+ */
+function matchesAsTyped(search: TextSearch): SQL {
+  return and(
+    ...search.words.map(
+      (word) => sql`(${listings.searchWords} && ${knownWords(word.exact)} or (${textMatches(word.typed)} and ${listings.title} ilike ${containsPattern(word.typed)}))`,
+    ),
+  )!;
+}
+
+/**
+ * How relevance ranks a search (D20). Its keys, best first: the worst word's quality, the text
+ * whole in the title, then all words' qualities added up. Its tiers: listings matching every word
+ * as typed in the title, brand or model (a worst word of 3 or more) come before any match that
+ * needs a typo or the description, however many newer ones there are.
+ */
+export function relevanceOf(search: TextSearch): Relevance {
   const qualities = search.words.map(wordQuality);
   const none = sql<number>`1`;
+  const asTyped = search.words.length === 0 ? undefined : matchesAsTyped(search);
   return {
-    worstWord: qualities.length === 0 ? none : sql<number>`least(${sql.join(qualities, sql`, `)})`,
-    wholeInTitle: sql<boolean>`${listings.title} ilike ${containsPattern(search.text)}`,
-    allWords: qualities.length === 0 ? none : sql<number>`(${sql.join(qualities, sql` + `)})`,
+    keys: {
+      worstWord: qualities.length === 0 ? none : sql<number>`least(${sql.join(qualities, sql`, `)})`,
+      wholeInTitle: sql<boolean>`${listings.title} ilike ${containsPattern(search.text)}`,
+      allWords: qualities.length === 0 ? none : sql<number>`(${sql.join(qualities, sql` + `)})`,
+    },
+    tiers: asTyped === undefined ? [sql`true`] : [asTyped, not(asTyped)],
   };
 }
