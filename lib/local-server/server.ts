@@ -7,6 +7,7 @@ import { log } from '../log.js';
 import type { RouteHandler } from '../http/route.js';
 import { projectRoutes, type Rewrite } from '../platform/rewrites.js';
 import { installRequestContext, loggedPurge } from '../platform/request-context.js';
+import { keepIdleConnections } from '../platform/idle-connections.js';
 import { fileLookup, resolvePlatformRoute } from '../platform/routes.js';
 import { STATIC_FILES } from '../platform/static-files.js';
 import { sendPlatformRedirect, sendPlatformStatus } from '../platform/status-page.js';
@@ -48,7 +49,7 @@ export function createLocalServer({ projectRoot }: LocalServerOptions): http.Ser
     return loaded;
   };
 
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const handle = async () => {
       const method = req.method ?? 'GET';
@@ -80,4 +81,5 @@ export function createLocalServer({ projectRoot }: LocalServerOptions): http.Ser
       }
     });
   });
+  return keepIdleConnections(server);
 }

@@ -5,6 +5,7 @@ import { log } from '../log.js';
 import { launchFunction, type LaunchedFunction } from './function-launcher.js';
 import { installRequestContext, loggedPurge } from './request-context.js';
 import { fileLookup, resolvePlatformRoute, type PlatformRoute } from './routes.js';
+import { keepIdleConnections } from './idle-connections.js';
 import { sendPlatformRedirect, sendPlatformStatus } from './status-page.js';
 
 /** Work a function handed to `waitUntil`: the response is sent, the invocation lives on until it settles. */
@@ -93,7 +94,7 @@ export function createBuildOutputServer(outputDir: string): http.Server & { sett
       res.end('A server error has occurred\n\nFUNCTION_INVOCATION_FAILED\n');
     });
   });
-  return Object.assign(server, {
+  return Object.assign(keepIdleConnections(server), {
     settle: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
     },
