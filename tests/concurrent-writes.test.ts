@@ -28,6 +28,7 @@ async function keptAndRecounted() {
       totals: await rows(sql`select "categoryId", status, listings::int, value::text, stock::int from listing_totals where listings <> 0 order by 1, 2`),
       agents: await rows(sql`select "agentId", status, listings::int from agent_listing_totals where listings <> 0 order by 1, 2`),
       values: await rows(sql`select "categoryId", field, value, listings::int from listing_attribute_values order by 1, 2, 3`),
+      searchTerms: await rows(sql`select kind, term, listings::int from search_terms where listings <> 0 order by 1, 2`),
     },
     recounted: {
       totals: await rows(sql`select "categoryId", status, count(*)::int as listings, sum(price)::text as value, sum("stockQuantity")::int as stock
@@ -35,6 +36,8 @@ async function keptAndRecounted() {
       agents: await rows(sql`select "agentId", status, count(*)::int as listings from listings where "agentId" is not null group by 1, 2 order by 1, 2`),
       values: await rows(sql`select listing."categoryId", offered.field, offered.value, count(*)::int as listings
         from listings as listing, listing_filter_values(listing) as offered group by 1, 2, 3 order by 1, 2, 3`),
+      searchTerms: await rows(sql`select offered.kind, offered.term, count(*)::int as listings
+        from listings as listing, listing_search_terms(listing) as offered group by 1, 2 order by 1, 2`),
     },
   };
 }
