@@ -1,4 +1,6 @@
-import { and, asc, desc, sql } from 'drizzle-orm';
+import { and } from 'drizzle-orm/sql/expressions/conditions';
+import { asc, desc } from 'drizzle-orm/sql/expressions/select';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';

@@ -1,4 +1,5 @@
-import { and, sql, type SQL } from 'drizzle-orm';
+import { and } from 'drizzle-orm/sql/expressions/conditions';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { listings } from '../db/schema.js';
 import { containsPattern, textMatches } from '../listings/text-search.js';
 import type { CorrectedWord, TextSearch } from './word-corrections.js';

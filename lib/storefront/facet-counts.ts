@@ -1,4 +1,5 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm/sql/expressions/conditions';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { estimatedRows } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listingAttributeValues, listings } from '../db/schema.js';
