@@ -14,6 +14,22 @@ export default tseslint.config(
     },
   },
   {
+    // Each function loads what its import graph names, on every cold start: drizzle-orm's root and
+    // pg-core indexes load about a hundred modules, the modules that define each name far fewer.
+    files: ['api/**/*.ts', 'lib/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'drizzle-orm', message: "Import from the module that defines the name (drizzle-orm/sql/sql, drizzle-orm/sql/expressions/conditions, …).", allowTypeImports: true },
+            { name: 'drizzle-orm/pg-core', message: 'Import from the module that defines the name (drizzle-orm/pg-core/table, drizzle-orm/pg-core/columns/text, …).', allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['tests/**/*.ts', 'bench/**/*.ts', 'bench/**/*.mjs'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',

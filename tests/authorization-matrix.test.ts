@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { syndicationLogs, users } from '../lib/db/schema.js';
+import { listings, notifications, syndicationLogs, users } from '../lib/db/schema.js';
 import { notify } from '../lib/notifications/notify.js';
 import type { RouteHandler } from '../lib/http/route.js';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
@@ -157,7 +157,7 @@ describe('another agent on the first agent\'s resources', () => {
     const category = await buildCategory(server.db);
     const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id, stockQuantity: 3 });
     await notify(server.db, [{ userId: agent.id, type: 'LISTING_CREATED', title: 'Listing created', data: { listingId: listing.id } }]);
-    const [notification] = await server.db.query.notifications.findMany({ where: (n, { eq: equals }) => equals(n.userId, agent.id) });
+    const [notification] = await server.db.select().from(notifications).where(eq(notifications.userId, agent.id));
     const [log] = await server.db
       .insert(syndicationLogs)
       .values({ listingId: listing.id, platform: 'MESSENGER', status: 'FAILED', errorMessage: 'channel down' })
@@ -172,12 +172,12 @@ describe('another agent on the first agent\'s resources', () => {
 
   const owned = endpoints.filter((e) => e.access === 'token' && e.pattern in OWNED_RESOURCES);
   it.each(owned)('$method $pattern answers 403 and changes nothing', async ({ method, pattern }) => {
-    const before = await server.db.query.listings.findFirst({ where: (l, { eq: equals }) => equals(l.id, fixtures.listingId) });
+    const before = await server.db.select().from(listings).where(eq(listings.id, fixtures.listingId));
     const target = pattern.replace(/:\w+/, OWNED_RESOURCES[pattern]!(fixtures));
     const response = await api.send(method, target, { token: otherAgent.token, json: method === 'GET' || method === 'DELETE' ? undefined : { status: 'SOLD' } });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ success: false, error: 'Not authorized' });
-    const after = await server.db.query.listings.findFirst({ where: (l, { eq: equals }) => equals(l.id, fixtures.listingId) });
+    const after = await server.db.select().from(listings).where(eq(listings.id, fixtures.listingId));
     expect(after).toEqual(before);
   });
 });

@@ -1,5 +1,8 @@
 import crypto from 'node:crypto';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm/sql/expressions/conditions';
+import { desc } from 'drizzle-orm/sql/expressions/select';
+import { count } from 'drizzle-orm/sql/functions/aggregate';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Database, Executor } from '../db/client.js';
 import { agentCodes } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';

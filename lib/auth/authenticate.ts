@@ -1,4 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm/sql/expressions/conditions';
+import { sql } from 'drizzle-orm/sql/sql';
 import { getDb, type Database } from '../db/client.js';
 import { users, type Role } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';

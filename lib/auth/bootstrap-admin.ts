@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm/sql/sql';
 import { config } from '../config.js';
 import { getDb, type Database } from '../db/client.js';
 import { users } from '../db/schema.js';

@@ -1,4 +1,7 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm/sql/expressions/conditions';
+import { desc } from 'drizzle-orm/sql/expressions/select';
+import { count } from 'drizzle-orm/sql/functions/aggregate';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Database, Executor } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { agentListingTotals, users } from '../db/schema.js';

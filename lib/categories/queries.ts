@@ -1,4 +1,7 @@
-import { asc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, or } from 'drizzle-orm/sql/expressions/conditions';
+import { asc } from 'drizzle-orm/sql/expressions/select';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
+import { getTableColumns } from 'drizzle-orm/utils';
 import type { Executor } from '../db/client.js';
 import { categories, listingTotals } from '../db/schema.js';
 import { notFoundError } from '../http/api-error.js';

@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm/sql/expressions/conditions';
 import type { Executor } from '../db/client.js';
 import { categories, type SchemaRule } from '../db/schema.js';
 

@@ -1,4 +1,6 @@
-import { asc, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { eq, isNotNull, isNull } from 'drizzle-orm/sql/expressions/conditions';
+import { asc, desc } from 'drizzle-orm/sql/expressions/select';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { categories, listingTotals, listings, type ListingStatus } from '../db/schema.js';

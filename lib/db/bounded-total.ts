@@ -1,4 +1,4 @@
-import { sql, type SQLWrapper } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm/sql/sql';
 import type { Executor } from './client.js';
 
 /** How many rows matched, and whether that is the exact number or an estimate (D31). */

@@ -2,11 +2,14 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { config, type Config } from '../config.js';
 import { log, logs } from '../log.js';
-import * as schema from './schema.js';
 
-export type Schema = typeof schema;
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
-export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/**
+ * Queries name their tables (lib/db/schema.ts) through the query builder; the relational API
+ * (`db.query.*`) is not used, so the connection is made without the schema. A function that
+ * touches no table (readiness) then never loads the table definitions.
+ */
+export type Database = PgDatabase<PgQueryResultHKT>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
 /** Anything queries can run on: the pooled database or an open transaction. */
 export type Executor = Database | Transaction;
 
@@ -40,7 +43,7 @@ async function connectPglite(cfg: Config): Promise<Connection> {
   const { client, release } = await openEmbeddedDatabase(cfg.dataDir);
   const { drizzle } = await import('drizzle-orm/pglite');
   return {
-    db: drizzle({ client, schema, logger: queryLogger() }) as unknown as Database,
+    db: drizzle({ client, logger: queryLogger() }) as unknown as Database,
     close: async () => {
       await client.close();
       release();
@@ -82,7 +85,7 @@ async function connectPostgres(url: string, cfg: Config, use: ConnectionUse): Pr
     const { attachDatabasePool } = await import('@vercel/functions');
     attachDatabasePool(pool);
   }
-  return { db: drizzle({ client: pool, schema, logger: queryLogger() }) as unknown as Database, close: () => pool.end() };
+  return { db: drizzle({ client: pool, logger: queryLogger() }) as unknown as Database, close: () => pool.end() };
 }
 
 async function connectNeon(url: string, cfg: Config, use: ConnectionUse): Promise<Connection> {
@@ -95,7 +98,7 @@ async function connectNeon(url: string, cfg: Config, use: ConnectionUse): Promis
     const { attachDatabasePool } = await import('@vercel/functions');
     attachDatabasePool(pool);
   }
-  return { db: drizzle({ client: pool, schema, logger: queryLogger() }) as unknown as Database, close: () => pool.end() };
+  return { db: drizzle({ client: pool, logger: queryLogger() }) as unknown as Database, close: () => pool.end() };
 }
 
 export function connect(cfg: Config, url: string | undefined = cfg.databaseUrl, use: ConnectionUse = 'requests'): Promise<Connection> {

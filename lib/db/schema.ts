@@ -1,19 +1,16 @@
-import { sql, type SQL } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  pgEnum,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint } from 'drizzle-orm/pg-core/columns/bigint';
+import { boolean } from 'drizzle-orm/pg-core/columns/boolean';
+import { pgEnum } from 'drizzle-orm/pg-core/columns/enum';
+import { integer } from 'drizzle-orm/pg-core/columns/integer';
+import { jsonb } from 'drizzle-orm/pg-core/columns/jsonb';
+import { numeric } from 'drizzle-orm/pg-core/columns/numeric';
+import { text } from 'drizzle-orm/pg-core/columns/text';
+import { timestamp } from 'drizzle-orm/pg-core/columns/timestamp';
+import { uuid } from 'drizzle-orm/pg-core/columns/uuid';
+import { index, uniqueIndex } from 'drizzle-orm/pg-core/indexes';
+import { primaryKey } from 'drizzle-orm/pg-core/primary-keys';
+import { pgTable } from 'drizzle-orm/pg-core/table';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 
 /** Table, column and enum names follow the specification exactly (camelCase columns). */
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm/sql/sql';
 import { config, missingSettings } from '../config.js';
 import { getDb } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm/sql/expressions/conditions';
+import { sql } from 'drizzle-orm/sql/sql';
 import { getDb } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { ApiError } from './api-error.js';

@@ -1,4 +1,5 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm/sql/expressions/conditions';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { agentListingTotals, listingTotals, type ListingStatus } from '../db/schema.js';
 

@@ -1,4 +1,7 @@
-import { and, count, desc, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, inArray } from 'drizzle-orm/sql/expressions/conditions';
+import { desc } from 'drizzle-orm/sql/expressions/select';
+import { count } from 'drizzle-orm/sql/functions/aggregate';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';

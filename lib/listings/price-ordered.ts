@@ -1,4 +1,6 @@
-import { and, asc, desc, gte, lte, sql } from 'drizzle-orm';
+import { and, gte, lte } from 'drizzle-orm/sql/expressions/conditions';
+import { asc, desc } from 'drizzle-orm/sql/expressions/select';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';

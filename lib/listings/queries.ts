@@ -1,4 +1,6 @@
-import { and, arrayOverlaps, eq, getTableColumns, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, arrayOverlaps, eq, gte, lte } from 'drizzle-orm/sql/expressions/conditions';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
+import { getTableColumns } from 'drizzle-orm/utils';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { categories, listings, users } from '../db/schema.js';

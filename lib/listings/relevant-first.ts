@@ -1,4 +1,5 @@
-import { and, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, inArray } from 'drizzle-orm/sql/expressions/conditions';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { listings } from '../db/schema.js';
 
 /**

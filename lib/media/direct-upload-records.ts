@@ -1,4 +1,5 @@
-import { inArray, lt, sql } from 'drizzle-orm';
+import { inArray, lt } from 'drizzle-orm/sql/expressions/conditions';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { directUploads } from '../db/schema.js';
 

@@ -1,4 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm/sql/expressions/conditions';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { notifications, users, type Role } from '../db/schema.js';
 

@@ -1,4 +1,7 @@
-import { and, count, desc, eq, not, sql } from 'drizzle-orm';
+import { and, eq, not } from 'drizzle-orm/sql/expressions/conditions';
+import { desc } from 'drizzle-orm/sql/expressions/select';
+import { count } from 'drizzle-orm/sql/functions/aggregate';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { notifications } from '../db/schema.js';
 import { offsetOf } from '../http/common-schemas.js';

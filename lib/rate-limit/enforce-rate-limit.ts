@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm/sql/sql';
 import { getDb } from '../db/client.js';
 import { rateLimits } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';

@@ -1,4 +1,5 @@
-import { and, not, sql, type SQL } from 'drizzle-orm';
+import { and, not } from 'drizzle-orm/sql/expressions/conditions';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { listings } from '../db/schema.js';
 import type { Relevance } from '../listings/relevant-first.js';
 import { containsPattern, textMatches } from '../listings/text-search.js';

@@ -1,4 +1,5 @@
-import { inArray, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm/sql/expressions/conditions';
+import { sql } from 'drizzle-orm/sql/sql';
 import { DEFAULT_CATEGORIES } from '../categories/default-categories.js';
 import { seedDefaultCategories } from '../categories/seed.js';
 import type { Database } from '../db/client.js';

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { count, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm/sql/expressions/conditions';
+import { count } from 'drizzle-orm/sql/functions/aggregate';
 import sharp from 'sharp';
 import { hashPassword } from '../auth/passwords.js';
 import { seedDefaultCategories } from '../categories/seed.js';

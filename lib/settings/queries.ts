@@ -1,4 +1,5 @@
-import { inArray, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm/sql/expressions/conditions';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { settings } from '../db/schema.js';
 

@@ -1,4 +1,6 @@
-import { and, arrayContains, desc, eq, gte, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, arrayContains, eq, gte, lte, ne, or } from 'drizzle-orm/sql/expressions/conditions';
+import { desc } from 'drizzle-orm/sql/expressions/select';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm/sql/sql';
 import { publicProfileColumns } from '../auth/presenter.js';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Database, Executor } from '../db/client.js';

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm/sql/expressions/conditions';
 import type { Executor } from '../db/client.js';
 import { syndicationLogs } from '../db/schema.js';
 

@@ -1,4 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm/sql/expressions/conditions';
+import { asc } from 'drizzle-orm/sql/expressions/select';
+import { sql } from 'drizzle-orm/sql/sql';
 import { config } from '../config.js';
 import type { Executor } from '../db/client.js';
 import { syndicationConfigs } from '../db/schema.js';

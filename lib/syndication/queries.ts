@@ -1,4 +1,6 @@
-import { and, desc, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, lte } from 'drizzle-orm/sql/expressions/conditions';
+import { desc } from 'drizzle-orm/sql/expressions/select';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { boundedTotal, type MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings, syndicationLogs, type SyndicationAction, type SyndicationStatus } from '../db/schema.js';

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Config } from '../../config.js';
 import { connect, type Transaction } from '../client.js';
 import { embeddedDatabaseExists } from '../embedded.js';

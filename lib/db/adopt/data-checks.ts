@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../client.js';
 import { queryRows } from './query-rows.js';
 import type { OriginalTables } from './recognise.js';

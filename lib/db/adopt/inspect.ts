@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../client.js';
 import { PRISMA_MIGRATIONS_TABLE } from './original-schema.js';
 import { queryRows } from './query-rows.js';

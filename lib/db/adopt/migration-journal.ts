@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm/sql/sql';
 import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
 import type { Executor } from '../client.js';
 import { MIGRATIONS_FOLDER } from '../migrate.js';

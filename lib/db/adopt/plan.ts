@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../client.js';
 import { RENAMED_SETTINGS, KEPT_SETTINGS } from '../../settings/schema.js';
 import { SETTING_KEYS } from '../../settings/queries.js';

@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../client.js';
 
 /** The rows of a raw statement: every driver (node-postgres, Neon, PGlite) answers it with `{ rows }`. */
