@@ -100,6 +100,15 @@ describe('the settings a deployment must have', () => {
     expect(missingSettings(readConfig({ ...complete, STORAGE_PROVIDER: 'local' }))).toEqual([]);
     expect(missingSettings(readConfig({}))).toEqual([]);
   });
+
+  it('builds and migrates once per deployment: the build command is no script the platform runs again before each function', () => {
+    const project = JSON.parse(fs.readFileSync('vercel.json', 'utf8')) as { buildCommand: string };
+    const scripts = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+    // The platform's Node builder runs a `vercel-build` (or `now-build`) script before building every function.
+    expect(Object.keys(scripts).filter((name) => name === 'vercel-build' || name === 'now-build')).toEqual([]);
+    const script = /^npm run (\S+)$/.exec(project.buildCommand)?.[1];
+    expect(scripts[script ?? '']).toBe('tsx scripts/vercel-build.ts');
+  });
 });
 
 describe('readiness of a production server that lacks a setting', () => {
