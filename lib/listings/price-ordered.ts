@@ -28,6 +28,9 @@ export type PriceDirection = 'asc' | 'desc';
  */
 export const PRICE_WALK_WINDOW = 2_000;
 
+/** Selects listing prices only: for a price bound, or a price range. */
+export const selectPrices: RowSelection<{ price: number }> = (source, matched) => source.select({ price: listings.price, matched }).from(listings).$dynamic();
+
 /**
  * How many times the matches a page needs a price bound should keep, by the probe's estimate: room
  * for chance, since a bound that keeps too few is tried in vain.
@@ -41,8 +44,7 @@ const BOUND_MARGIN = 3;
  */
 async function priceBound(executor: Executor, search: NewestFirstSearch, direction: PriceDirection): Promise<number | undefined> {
   const probe = { ...search, offset: 0, limit: PROBE_WINDOW, counted: false };
-  const priced: RowSelection<{ price: number }> = (source, matched) => source.select({ price: listings.price, matched }).from(listings).$dynamic();
-  const [probed, candidates] = await Promise.all([walkInOrder(executor, probe, priced, PROBE_WINDOW, newestFirst), search.indexedCount()]);
+  const [probed, candidates] = await Promise.all([walkInOrder(executor, probe, selectPrices, PROBE_WINDOW, newestFirst), search.indexedCount()]);
   const prices = probed.map((row) => Number(row.price)).sort((a, b) => (direction === 'asc' ? a - b : b - a));
   // Each match of the probe stands for this many matches of every candidate.
   const share = Math.max(candidates, PROBE_WINDOW) / PROBE_WINDOW;

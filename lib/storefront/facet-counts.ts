@@ -3,8 +3,7 @@ import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { listingAttributeValues, listings } from '../db/schema.js';
 import { countListings } from '../listings/kept-totals.js';
-import type { RowSelection } from '../listings/newest-first.js';
-import { priceOrderedPage } from '../listings/price-ordered.js';
+import { priceOrderedPage, selectPrices } from '../listings/price-ordered.js';
 import { categoryNamed, publicSearch, type PublicListingFilters } from './queries.js';
 
 /** Matching listings whose values are counted one by one: the counts are exact up to this many. */
@@ -138,8 +137,7 @@ async function countValues(executor: Executor, filters: PublicListingFilters, fi
 /** The lowest and highest price among the listings matching `filters`, each the first of the list in price order. */
 async function priceRangeOf(executor: Executor, filters: PublicListingFilters): Promise<FacetCounts['priceRange']> {
   const search = { ...publicSearch(executor, filters), offset: 0, limit: 1, counted: false };
-  const priced: RowSelection<{ price: number }> = (source, matched) => source.select({ price: listings.price, matched }).from(listings).$dynamic();
-  const [lowest, highest] = await Promise.all([priceOrderedPage(executor, search, 'asc', priced), priceOrderedPage(executor, search, 'desc', priced)]);
+  const [lowest, highest] = await Promise.all([priceOrderedPage(executor, search, 'asc', selectPrices), priceOrderedPage(executor, search, 'desc', selectPrices)]);
   return { min: lowest.rows[0]?.price ?? null, max: highest.rows[0]?.price ?? null };
 }
 
