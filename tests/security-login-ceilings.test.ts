@@ -1,4 +1,6 @@
+import { eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { rateLimits } from '../lib/db/schema.js';
 import { buildAgent } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
 
@@ -19,6 +21,17 @@ describe('sign-in ceilings', () => {
     expect(over.body).toEqual({ success: false, error: 'Too many requests, try again later' });
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await login('yet-another@example.com', '198.51.100.8')).status).toBe(401);
+  });
+
+  it('counts nothing for the e-mail a sign-in names once its address is over the ceiling', async () => {
+    for (let index = 0; index < 30; index += 1) expect((await login(`spent-${index}@example.com`, '198.51.100.9')).status).toBe(401);
+    const over = await login('named-when-over@example.com', '198.51.100.9');
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    const counters = await server.db.select({ key: rateLimits.key, count: rateLimits.count }).from(rateLimits).where(like(rateLimits.key, '%named-when-over%'));
+    expect(counters).toEqual([]);
+    const [address] = await server.db.select({ count: rateLimits.count }).from(rateLimits).where(eq(rateLimits.key, 'login-address:198.51.100.9'));
+    expect(address?.count).toBe(31);
   });
 
   it('stops guesses at one account after 50, whatever the address, while its owner elsewhere is refused too', async () => {
