@@ -9,6 +9,7 @@ import { hashPassword, passwordMatches } from './passwords.js';
 import { userSummary } from './presenter.js';
 import { findCredentials, insertAgent } from './queries.js';
 import type { LoginBody, RegisterBody } from './schema.js';
+import { withSignInSlot } from './sign-in-slots.js';
 import { signToken } from './tokens.js';
 
 const FIFTEEN_MINUTES = 15 * 60;
@@ -52,16 +53,19 @@ export async function register(
 
 /**
  * Every limit is counted, in one statement, before the one slow step, the password check (D2: the
- * same for unknown e-mails). The address's own ceilings come first, so a flood from one address is
- * refused before it writes a counter for each e-mail it names.
+ * same for unknown e-mails). The address's own ceilings come first: the sign-ins it has under way
+ * in this instance (no statement at all when refused), then its attempts, so a flood from one
+ * address is refused before it writes a counter for each e-mail it names.
  */
-export async function login({ body }: Input<{ body: typeof LoginBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
-  await enforceRateLimits(
-    { key: `login-address:${ctx.clientIp}`, ...LOGIN_ADDRESS_LIMIT },
-    { key: `login:${body.email}:${ctx.clientIp}`, ...LOGIN_LIMIT },
-    { key: `login-account:${body.email}`, ...LOGIN_ACCOUNT_LIMIT },
-  );
-  const account = await findCredentials(await getDb(), body.email);
-  if (!(await passwordMatches(body.password, account?.password)) || !account) throw ApiError.unauthorized(INVALID_CREDENTIALS);
-  return ok({ user: userSummary(account), token: await signToken(account) });
+export function login({ body }: Input<{ body: typeof LoginBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
+  return withSignInSlot(ctx.clientIp, async () => {
+    await enforceRateLimits(
+      { key: `login-address:${ctx.clientIp}`, ...LOGIN_ADDRESS_LIMIT },
+      { key: `login:${body.email}:${ctx.clientIp}`, ...LOGIN_LIMIT },
+      { key: `login-account:${body.email}`, ...LOGIN_ACCOUNT_LIMIT },
+    );
+    const account = await findCredentials(await getDb(), body.email);
+    if (!(await passwordMatches(body.password, account?.password)) || !account) throw ApiError.unauthorized(INVALID_CREDENTIALS);
+    return ok({ user: userSummary(account), token: await signToken(account) });
+  });
 }
