@@ -3,12 +3,13 @@ import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
 import { created, ok, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
-import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
+import { enforceRateLimit, enforceRateLimits } from '../rate-limit/enforce-rate-limit.js';
 import { consumeAgentCode, findUsableAgentCode, recordAgentCodeUser } from './agent-code-queries.js';
 import { hashPassword, passwordMatches } from './passwords.js';
 import { userSummary } from './presenter.js';
 import { findCredentials, insertAgent } from './queries.js';
 import type { LoginBody, RegisterBody } from './schema.js';
+import { withSignInSlot } from './sign-in-slots.js';
 import { signToken } from './tokens.js';
 
 const FIFTEEN_MINUTES = 15 * 60;
@@ -18,7 +19,7 @@ const REGISTER_LIMIT = { limit: 20, windowSeconds: FIFTEEN_MINUTES };
 const LOGIN_LIMIT = { limit: 10, windowSeconds: FIFTEEN_MINUTES };
 /** D40: sign-in attempts per account, whatever the address. */
 const LOGIN_ACCOUNT_LIMIT = { limit: 50, windowSeconds: FIFTEEN_MINUTES };
-/** Password checks per address across every e-mail, so fresh e-mails do not buy fresh guesses. */
+/** Sign-in attempts per address across every e-mail, so fresh e-mails do not buy fresh guesses. */
 const LOGIN_ADDRESS_LIMIT = { limit: 30, windowSeconds: FIFTEEN_MINUTES };
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -50,12 +51,21 @@ export async function register(
   return created({ user: userSummary(user), token: await signToken(user) });
 }
 
-/** Every limit is counted before the one slow step, the password check (D2: the same for unknown e-mails). */
-export async function login({ body }: Input<{ body: typeof LoginBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
-  await enforceRateLimit({ key: `login:${body.email}:${ctx.clientIp}`, ...LOGIN_LIMIT });
-  await enforceRateLimit({ key: `login-account:${body.email}`, ...LOGIN_ACCOUNT_LIMIT });
-  await enforceRateLimit({ key: `login-address:${ctx.clientIp}`, ...LOGIN_ADDRESS_LIMIT });
-  const account = await findCredentials(await getDb(), body.email);
-  if (!(await passwordMatches(body.password, account?.password)) || !account) throw ApiError.unauthorized(INVALID_CREDENTIALS);
-  return ok({ user: userSummary(account), token: await signToken(account) });
+/**
+ * Every limit is counted, in one statement, before the one slow step, the password check (D2: the
+ * same for unknown e-mails). The address's own ceilings come first: the sign-ins it has under way
+ * in this instance (no statement at all when refused), then its attempts, so a flood from one
+ * address is refused before it writes a counter for each e-mail it names.
+ */
+export function login({ body }: Input<{ body: typeof LoginBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
+  return withSignInSlot(ctx.clientIp, async () => {
+    await enforceRateLimits(
+      { key: `login-address:${ctx.clientIp}`, ...LOGIN_ADDRESS_LIMIT },
+      { key: `login:${body.email}:${ctx.clientIp}`, ...LOGIN_LIMIT },
+      { key: `login-account:${body.email}`, ...LOGIN_ACCOUNT_LIMIT },
+    );
+    const account = await findCredentials(await getDb(), body.email);
+    if (!(await passwordMatches(body.password, account?.password)) || !account) throw ApiError.unauthorized(INVALID_CREDENTIALS);
+    return ok({ user: userSummary(account), token: await signToken(account) });
+  });
 }

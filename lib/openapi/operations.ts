@@ -31,7 +31,8 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'POST /api/auth/login': {
     summary: 'Sign in and receive a bearer token',
     errors: [RATE_LIMITED],
-    description: 'A wrong e-mail or password is 401 `Invalid email or password`.',
+    description:
+      'A wrong e-mail or password is 401 `Invalid email or password`. 429 after 10 attempts in 15 minutes per e-mail and address, 50 per e-mail, 30 per address; and, with `Retry-After: 1`, while two sign-ins from the same address are still being checked.',
   },
   'GET /api/auth/me': { summary: 'The caller\'s profile' },
   'PUT /api/auth/me': { summary: 'Update the caller\'s profile', errors: [CONFLICT] },

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm/sql/sql';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { getDb } from '../db/client.js';
 import { rateLimits } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
@@ -34,34 +34,56 @@ async function sweepExpiredCounters(): Promise<void> {
     )`);
 }
 
+/** The 429 of every limit: the envelope, and when to come back. */
+export function tooManyRequests(retryAfterSeconds: number): ApiError {
+  return new ApiError(429, TOO_MANY_REQUESTS, undefined, { 'Retry-After': String(retryAfterSeconds) });
+}
+
 /**
- * Counts one request against a fixed window shared by every instance (the counter lives in the
- * database) and throws 429 with `Retry-After` once the window's limit is passed. Counting and
- * window rollover are one upsert statement, so concurrent requests can never both take the last slot.
- * Times come from the database clock alone, so instances with drifting clocks agree.
+ * Counts one request against a rule: an upsert that opens the window, or rolls over an ended one,
+ * or adds one, answering the count. With `when`, the row is written only if that condition holds.
  */
-export async function enforceRateLimit({ key, limit, windowSeconds }: RateLimitRule): Promise<void> {
-  const db = await getDb();
+function countStatement({ key, windowSeconds }: RateLimitRule, when: SQL | undefined): SQL {
   const windowEnded = sql`${rateLimits.resetAt} <= now()`;
-  const [counter] = await db
-    .insert(rateLimits)
-    .values({ key, count: 1, resetAt: sql`now() + make_interval(secs => ${windowSeconds})` })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`case when ${windowEnded} then 1 else ${rateLimits.count} + 1 end`,
-        resetAt: sql`case when ${windowEnded} then excluded."resetAt" else ${rateLimits.resetAt} end`,
-      },
-    })
-    .returning({
-      count: rateLimits.count,
-      retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${rateLimits.resetAt} - now())))::int`,
-    });
-  if (!counter) throw new Error(`rate limit upsert returned no row for ${key}`);
+  const opened = sql`select ${key}, 1, now() + make_interval(secs => ${windowSeconds})`;
+  return sql`
+    insert into ${rateLimits} (${sql.identifier(rateLimits.key.name)}, ${sql.identifier(rateLimits.count.name)}, ${sql.identifier(rateLimits.resetAt.name)})
+    ${when ? sql`${opened} where ${when}` : opened}
+    on conflict (${sql.identifier(rateLimits.key.name)}) do update set
+      ${sql.identifier(rateLimits.count.name)} = case when ${windowEnded} then 1 else ${rateLimits.count} + 1 end,
+      ${sql.identifier(rateLimits.resetAt.name)} = case when ${windowEnded} then excluded.${sql.identifier(rateLimits.resetAt.name)} else ${rateLimits.resetAt} end
+    returning ${rateLimits.count} as count, greatest(1, ceil(extract(epoch from ${rateLimits.resetAt} - now())))::int as "retryAfterSeconds"`;
+}
+
+/**
+ * Counts one request against each rule, in order, within fixed windows shared by every instance
+ * (the counters live in the database), and throws 429 with `Retry-After` for the first rule whose
+ * limit is passed. A rule is counted only while every rule before it let the request through, as
+ * if each were checked in turn, but all of them take one statement: one round trip, and each row
+ * locked only for that statement. Counting and window rollover are upserts, so concurrent requests
+ * can never both take the last slot. Times come from the database clock alone, so instances with
+ * drifting clocks agree.
+ */
+export async function enforceRateLimits(...rules: RateLimitRule[]): Promise<void> {
+  const db = await getDb();
+  const steps = rules.map((rule, index) => {
+    const passedEarlier = index === 0 ? undefined : sql`(select count from ${sql.identifier(`counted_${index - 1}`)}) <= ${rules[index - 1]!.limit}`;
+    return sql`${sql.identifier(`counted_${index}`)} as (${countStatement(rule, passedEarlier)})`;
+  });
+  const answers = rules.map((_, index) => sql`select ${index}::int as rule, count, "retryAfterSeconds" from ${sql.identifier(`counted_${index}`)}`);
+  const { rows } = (await db.execute(sql`with ${sql.join(steps, sql`, `)} ${sql.join(answers, sql` union all `)}`)) as unknown as {
+    rows: Array<{ rule: number; count: number; retryAfterSeconds: number }>;
+  };
+  const counted = rows.sort((first, second) => first.rule - second.rule);
+  if (counted.length === 0) throw new Error(`rate limit upsert returned no row for ${rules[0]?.key}`);
   // A window opening is rare enough per key to be the moment to clear out ended ones: a bounded
   // delete over the resetAt index, done inline so no background work outlives the invocation.
-  if (counter.count === 1) await sweepExpiredCounters().catch((error: unknown) => log.warn('rate limit sweep failed', { error }));
-  if (counter.count > limit) {
-    throw new ApiError(429, TOO_MANY_REQUESTS, undefined, { 'Retry-After': String(counter.retryAfterSeconds) });
-  }
+  if (counted.some((counter) => counter.count === 1)) await sweepExpiredCounters().catch((error: unknown) => log.warn('rate limit sweep failed', { error }));
+  const refused = counted.find((counter) => counter.count > rules[counter.rule]!.limit);
+  if (refused) throw tooManyRequests(refused.retryAfterSeconds);
+}
+
+/** Counts one request against one rule (see `enforceRateLimits`). */
+export function enforceRateLimit(rule: RateLimitRule): Promise<void> {
+  return enforceRateLimits(rule);
 }
