@@ -150,6 +150,7 @@ function readRequests(f: Fixture): TimedRequest[] {
     storefront('cheapest first', '?sort=price_asc&page=1'),
     storefront('category, dearest first', '?category=Laptops&sort=price_desc&page=1'),
     storefront('q, dearest first', '?q=iphone&sort=price_desc&page=1'),
+    storefront('q of cheap listings, dearest first', '?q=airpods&sort=price_desc&page=1'),
     { name: 'filter-options with a brand', path: '/api/public/filter-options?category=Phones&brand=apple' },
     { name: 'filter-options with a typo q', path: '/api/public/filter-options?category=Phones&q=iphnoe' },
     { name: 'filter-options with brand and storage', path: '/api/public/filter-options?category=Phones&brand=samsung&storage=256GB' },
