@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 const LOCK_FILE = 'server.lock';
@@ -43,7 +44,7 @@ export function lockDataDir(dataDir: string): () => void {
 export async function openEmbeddedDatabase(dataDir: string): Promise<{ client: PGlite; release: () => void }> {
   const release = lockDataDir(dataDir);
   try {
-    const client = await PGlite.create(path.join(dataDir, DATABASE_FOLDER), { extensions: { pg_trgm } });
+    const client = await PGlite.create(path.join(dataDir, DATABASE_FOLDER), { extensions: { btree_gin, pg_trgm } });
     return { client, release };
   } catch (error) {
     release();

@@ -134,14 +134,20 @@ export const listings = pgTable(
     index('listings_status_createdAt_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('listings_createdAt_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Substring search over title and description as one text (listingText in lib/listings/text-search.ts),
-    // and search words. Each also holds the attribute terms: a word with an attribute filter is
-    // then one index scan that intersects their posting lists, not two bitmaps of every listing
-    // holding either (a common word and a brand it never meets: 10 ms instead of 50 at a million
-    // listings). Either serves attribute filters alone. Over every status: a partial index
+    // and search words. Each also holds the attribute terms and the category (btree_gin): a word
+    // with an attribute or category filter is then one index scan that intersects their posting
+    // lists, not bitmaps of every listing holding either (a common word and a brand it never
+    // meets: 10 ms instead of 50 at a million listings; a word and a category: 16 instead of 43).
+    // Either serves attribute filters alone. Over every status: a partial index
     // (status = 'AVAILABLE') would also offer the planner a whole-index scan as a way to find
     // available listings, which costs more than any filter saves.
-    index('listings_text_attributeTerms_idx').using('gin', sql`(${t.title} || E'\\n' || ${t.description}) gin_trgm_ops`, t.attributeTerms),
-    index('listings_searchWords_attributeTerms_idx').using('gin', t.searchWords, t.attributeTerms),
+    index('listings_text_attributeTerms_categoryId_idx').using(
+      'gin',
+      sql`(${t.title} || E'\\n' || ${t.description}) gin_trgm_ops`,
+      t.attributeTerms,
+      t.categoryId,
+    ),
+    index('listings_searchWords_attributeTerms_categoryId_idx').using('gin', t.searchWords, t.attributeTerms, t.categoryId),
     // A category's pages, of one status or all, read newest first straight from the index.
     index('listings_categoryId_status_createdAt_idx').on(t.categoryId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Price windows, on the storefront and in the admin list.

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -34,7 +35,7 @@ export async function openRawDatabase(database: PreparedDatabase): Promise<RawDa
       close: () => client.end(),
     };
   }
-  const client = await PGlite.create(path.join(database.dataDir, 'pglite'), { extensions: { pg_trgm } });
+  const client = await PGlite.create(path.join(database.dataDir, 'pglite'), { extensions: { btree_gin, pg_trgm } });
   return {
     query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
     exec: async (text) => {
