@@ -26,7 +26,7 @@ export type PriceDirection = 'asc' | 'desc';
  * the table, and are found through their filters' own indexes instead: those beyond a price
  * bound first (see priceBound()), every match sorted when that bound keeps too few.
  */
-export const PRICE_WALK_WINDOW = 2_000;
+const PRICE_WALK_WINDOW = 2_000;
 
 /** Selects listing prices only: for a price bound, or a price range. */
 export const selectPrices: RowSelection<{ price: number }> = (source, matched) => source.select({ price: listings.price, matched }).from(listings).$dynamic();

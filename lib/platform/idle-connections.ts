@@ -6,7 +6,7 @@ import type http from 'node:http';
  * server never closes a connection just as a request is sent on it, which the client sees as a
  * dropped request.
  */
-export const IDLE_CONNECTION_MS = 65_000;
+const IDLE_CONNECTION_MS = 65_000;
 
 /** Lets `server` keep idle connections open for IDLE_CONNECTION_MS. */
 export function keepIdleConnections(server: http.Server): http.Server {

@@ -17,7 +17,7 @@ export const COUNTED_LISTINGS = 1_000;
 export const SAMPLED_CANDIDATES = 3_000;
 
 /** The most table pages a sample reads, however few of their rows are candidates: its cost. */
-export const SAMPLED_PAGES = 1_500;
+const SAMPLED_PAGES = 1_500;
 
 /** Per field, per lower-cased value, how many listings it would leave. */
 export type FieldCounts = Map<string, Map<string, number>>;

@@ -87,7 +87,7 @@ const amenitiesOfListing = sql`(case jsonb_typeof(${listings.attributes} -> 'ame
   else array[]::text[] end)`;
 
 /** The conditions checked on each candidate row: everything but status and category. */
-export function checkedConditions(filters: PublicListingFilters): SQL | undefined {
+function checkedConditions(filters: PublicListingFilters): SQL | undefined {
   const conditions: SQL[] = [];
   if (filters.search) conditions.push(searchMatches(filters.search));
   if (filters.priceMin !== undefined) conditions.push(gte(listings.price, filters.priceMin));
@@ -134,12 +134,6 @@ function nearPage(executor: Executor, inCategory: boolean) {
 }
 
 /**
- * Available listings matching the filters in the order asked for, and (with a page) how many
- * match: exact from the kept totals for a category or none, and for few matches; an estimate,
- * flagged, for broad row filters (D31). A near page without row filters, newest first, runs a
- * prepared statement; see newestFirstPage() for how matches are found otherwise.
- */
-/**
  * The storefront's filters split as the page readers take them: available listings (of the
  * category) from their newest-first index, counted by the kept totals; the rest checked per row.
  */
@@ -152,6 +146,12 @@ export function publicSearch(executor: Executor, filters: PublicListingFilters):
   };
 }
 
+/**
+ * Available listings matching the filters in the order asked for, and (with a page) how many
+ * match: exact from the kept totals for a category or none, and for few matches; an estimate,
+ * flagged, for broad row filters (D31). A near page without row filters, newest first, runs a
+ * prepared statement; see newestFirstPage() for how matches are found otherwise.
+ */
 export async function findPublicListings(
   executor: Executor,
   filters: PublicListingFilters,
