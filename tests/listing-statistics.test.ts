@@ -32,6 +32,14 @@ async function statistics() {
   };
 }
 
+/** The search postings and other words (migration 0019), in a stable order, as their trigger left them. */
+async function searchPostings() {
+  return {
+    postings: await rows(sql`select word, price::text, "createdAt", "listingId" from search_postings order by 1, 2, 3, 4`),
+    otherWords: await rows(sql`select "listingId", words from search_other_words order by 1`),
+  };
+}
+
 /** Asset figures counted straight from the listings, as the statistics must report them. */
 async function recountedAssets(): Promise<Record<string, unknown>> {
   const [totals] = await rows(sql`select count(*)::int as "totalAssets", coalesce(round(sum(price), 2), 0)::float as "totalValue",
@@ -57,6 +65,7 @@ describe('listing statistics kept by triggers', () => {
     await buildListing(server.db, { categoryId: tablets.id, agentId: agent.id, status: 'ARCHIVED', price: 300, stockQuantity: 2 });
 
     expect((await update(a, { price: 949.99, attributes: { brand: 'Apple', model: 'iPhone 15', storage: '256GB' } })).status).toBe(200);
+    expect((await update(a, { title: 'A renamed', description: 'Boxed, with AirPods and a case-mate-protector-sleeve' })).status).toBe(200);
     expect((await update(b, { status: 'SOLD' })).status).toBe(200);
     expect((await update(c, { categoryId: tablets.id })).status).toBe(200);
     expect((await update(d, { status: 'AVAILABLE', stockQuantity: 4 })).status).toBe(200);
@@ -74,8 +83,13 @@ describe('listing statistics kept by triggers', () => {
     expect((await api.delete(`/api/auth/agents/${leaving.id}`, { token: admin.token })).status).toBe(200);
 
     const statisticsKept = await statistics();
+    const postingsKept = await searchPostings();
+    expect(postingsKept.postings.length).toBeGreaterThan(0);
+    expect(postingsKept.otherWords).toContainEqual({ listingId: a, words: 'airpods and boxed case mate protector sleeve with' });
     await server.db.execute(sql`select listing_statistics_rebuild()`);
+    await server.db.execute(sql`select search_postings_rebuild()`);
     expect(statisticsKept).toEqual(await statistics());
+    expect(postingsKept).toEqual(await searchPostings());
 
     const stats = await api.get('/api/commissions/asset-stats', { token: admin.token });
     expect(stats.body.data).toMatchObject(await recountedAssets());

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { WALK_WINDOW } from '../lib/listings/newest-first.js';
 import { COUNTED_LISTINGS } from '../lib/storefront/facet-counts.js';
 import { insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
+import { buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
 
@@ -137,6 +138,61 @@ describe('GET /api/public/listings at scale in price order matches the straightf
       });
     }
   }
+});
+
+describe('GET /api/public/listings at scale in price order from the search postings matches the straightforward statement', () => {
+  /** The ids of every listing matching `where` by price, newest first among equal prices. */
+  async function byPrice(where: SQL, direction: 'asc' | 'desc'): Promise<string[]> {
+    const found = await rows<{ id: string }>(sql`select l.id from listings l join categories c on c.id = l."categoryId"
+      where ${where} order by l.price ${sql.raw(direction)}, l."createdAt" desc, l.id desc`);
+    return found.map((row) => row.id);
+  }
+  const knownWord = (word: string) => sql`l."searchWords" && array[${word}]::text[]`;
+
+  beforeAll(async () => {
+    // Listings holding a word only where its postings do not: in a description (dear ones, which a
+    // dearest-first page shows first), in a title word too long to be a search word, and in one
+    // that is sold, which no page shows.
+    const longWord = `bundle${'x'.repeat(30)}airpods${'y'.repeat(20)}`;
+    for (const [title, description, price, status] of [
+      ['Pixel 9 boxed', 'Comes with AirPods Pro', 4_900, 'AVAILABLE'],
+      ['Galaxy S24 boxed', 'Bundle: two airpods cases', 4_900, 'AVAILABLE'],
+      ['Watch SE', 'Pairs with airpods', 35, 'AVAILABLE'],
+      [`Cable ${longWord}`, 'Spare', 4_500, 'AVAILABLE'],
+      ['Pixel 8 sold', 'Comes with AirPods', 4_950, 'SOLD'],
+    ] as const) {
+      await buildListing(server.db, { categoryId: phonesId, agentId: agent.id, title, description, price, status, attributes: { brand: 'Google', model: 'Pixel' } });
+    }
+  });
+
+  // A word held by fewer listings than a page walks (all its postings read), by more (`apple`),
+  // with a filter it never meets (every posting rejected), misspelt, with punctuation, and two words.
+  const cases: Array<[query: string, where: () => SQL]> = [
+    ['q=airpods', () => sql`${available} and (${contains('airpods')} or ${knownWord('airpods')})`],
+    ['q=apple', () => sql`${available} and (${contains('apple')} or ${knownWord('apple')})`],
+    ['q=apple&brand=Dell', () => sql`${available} and ${contains('apple')} and ${attribute('brand', 'Dell')}`],
+    ['q=airpdos', () => sql`${available} and (${contains('airpdos')} or ${knownWord('airpods')})`],
+    ['q=wf-1000xm5', () => sql`${available} and ${contains('wf-1000xm5')}`],
+    ['q=apple%20airpods', () => sql`${available} and (${contains('apple')} or ${knownWord('apple')}) and (${contains('airpods')} or ${knownWord('airpods')})`],
+  ];
+
+  for (const [query, where] of cases) {
+    for (const direction of ['asc', 'desc'] as const) {
+      it(`answers ${query} by price ${direction} alike`, async () => {
+        const all = await byPrice(where(), direction);
+        const join = `${query}&sort=price_${direction}&limit=50`;
+        expectPage(await api.get(`/api/public/listings?${join}`), all, undefined, 50);
+        for (const page of [1, 3, Math.max(1, Math.ceil(all.length / 50))]) {
+          expectPage(await api.get(`/api/public/listings?${join}&page=${page}`), all, page, 50);
+        }
+      });
+    }
+  }
+
+  it('shows first, dearest first, the listings holding the word only in a description or a long title word', async () => {
+    const answer = await api.get('/api/public/listings?q=airpods&sort=price_desc&limit=3');
+    expect(answer.body.data.map((item: { title: string }) => item.title)).toEqual(['Galaxy S24 boxed', 'Pixel 9 boxed', expect.stringMatching(/^Cable bundlex+airpods/)]);
+  });
 });
 
 describe('GET /api/listings at scale matches the straightforward statement', () => {

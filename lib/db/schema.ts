@@ -148,6 +148,9 @@ export const listings = pgTable(
       t.categoryId,
     ),
     index('listings_searchWords_attributeTerms_categoryId_idx').using('gin', t.searchWords, t.attributeTerms, t.categoryId),
+    // Title substrings alone: relevance finds the listings matching a word in the title first,
+    // which the title-and-description index would find only among every description holding it.
+    index('listings_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
     // A category's pages, of one status or all, read newest first straight from the index.
     index('listings_categoryId_status_createdAt_idx').on(t.categoryId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Price windows, on the storefront and in the admin list.
@@ -389,3 +392,35 @@ export const cacheEntries = pgTable('cache_entries', {
   value: jsonb('value').notNull(),
   expiresAt: timestamp('expiresAt', { precision: 3, withTimezone: true }).notNull(),
 });
+
+/**
+ * Each word of an available listing's title, brand and model (its `searchWords`) with the
+ * listing's price and creation time, kept by a trigger on listings (migration 0019). A broad word
+ * sorted by price reads its listings from this key in price order instead of finding and sorting
+ * every match: the index holds the order the listings table cannot (its words sit in a GIN index).
+ */
+export const searchPostings = pgTable(
+  'search_postings',
+  {
+    word: text('word').notNull(),
+    price: numeric('price', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+    createdAt: timestamp('createdAt', { precision: 3, withTimezone: true }).notNull(),
+    listingId: uuid('listingId').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.word, t.price, t.createdAt, t.listingId] })],
+);
+
+/**
+ * The words of an available listing's title and description that are not among its search words
+ * (the description's own words, and title words too long to be search words), lower-cased and
+ * space-separated, kept with search_postings (migration 0019). A text found as a substring only
+ * there is outside the postings: its few listings are found through this trigram index.
+ */
+export const searchOtherWords = pgTable(
+  'search_other_words',
+  {
+    listingId: uuid('listingId').primaryKey(),
+    words: text('words').notNull(),
+  },
+  (t) => [index('search_other_words_trgm_idx').using('gin', t.words.op('gin_trgm_ops'))],
+);

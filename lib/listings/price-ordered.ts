@@ -16,14 +16,17 @@ import {
   type NewestFirstSearch,
   type RowSelection,
 } from './newest-first.js';
+import { cheapestPostedWord, walkPostings, type PostedWord } from './word-postings.js';
 
 export type PriceDirection = 'asc' | 'desc';
 
 /**
- * The first listings in price order a filtered page reads and checks. Matches that are common
- * and spread over every price fill a page within them; matches that cluster elsewhere in the
- * price order (phones, when laptops are the dearest listings) would take a walk through most of
- * the table, and are found through their filters' own indexes instead: those beyond a price
+ * The first candidates in price order a filtered page reads and checks: a search word's own
+ * listings, from its postings (word-postings.ts), or else every listing. Matches that are common
+ * among them fill a page within them; matches that cluster elsewhere in the price order (phones,
+ * when laptops are the dearest listings) would take a walk through most of the table, and those
+ * the other filters reject nearly always (a word and a brand it never meets) through the word's
+ * whole postings: both are found through their filters' own indexes instead, those beyond a price
  * bound first (see priceBound()), every match sorted when that bound keeps too few.
  */
 const PRICE_WALK_WINDOW = 2_000;
@@ -59,13 +62,22 @@ async function pageByPrice<Row>(
   direction: PriceDirection,
   order: ListingOrder,
   selectRows: RowSelection<Row>,
+  words: PostedWord[],
 ): Promise<Row[]> {
   if (search.checked === undefined) {
     return pageOf(await selectRows(executor, sql`null`).where(search.indexed).orderBy(...order).limit(search.limit).offset(search.offset));
   }
   const window = Math.max(PRICE_WALK_WINDOW, 4 * (search.offset + search.limit));
-  const walked = await walkInOrder(executor, search, selectRows, window, order);
-  if (walked.length === search.limit) return pageOf(walked);
+  const posted = await cheapestPostedWord(executor, words);
+  if (posted !== undefined) {
+    const walked = await walkPostings(executor, search, selectRows, posted, direction, window, order);
+    // Every candidate was within the window when the word's postings and other listings all fit in it.
+    if (walked.length === search.limit || posted.postings + posted.otherListings <= window) return pageOf(walked);
+    // The word's first candidates in price order held too few matches: the first listings of all would hold fewer still.
+  } else {
+    const walked = await walkInOrder(executor, search, selectRows, window, order);
+    if (walked.length === search.limit) return pageOf(walked);
+  }
   // Every match at least as dear (or as cheap) as the bound comes before any other: when they fill the page, it is the page.
   const bound = await priceBound(executor, search, direction);
   if (bound !== undefined) {
@@ -78,17 +90,19 @@ async function pageByPrice<Row>(
 
 /**
  * A page of listings by price (newest first among equal prices), and the total the newest-first
- * list gives for the same search, exact or flagged (D31).
+ * list gives for the same search, exact or flagged (D31). With a text search, its `words` are
+ * first read in price order from their postings (see cheapestPostedWord()).
  */
 export async function priceOrderedPage<Row>(
   executor: Executor,
   search: NewestFirstSearch,
   direction: PriceDirection,
   selectRows: RowSelection<Row>,
+  words: PostedWord[],
 ): Promise<{ rows: Row[]; total?: MatchedTotal }> {
   const order = [direction === 'asc' ? asc(listings.price) : desc(listings.price), ...newestFirst];
   const [rows, counted] = await Promise.all([
-    pageByPrice(executor, { ...search, counted: false }, direction, order, selectRows),
+    pageByPrice(executor, { ...search, counted: false }, direction, order, selectRows, words),
     search.counted ? newestFirstPage(executor, { ...search, offset: 0, limit: 1 }, selectIds) : undefined,
   ]);
   return { rows, total: counted?.total };

@@ -180,11 +180,15 @@ export async function insertGeneratedListings(
   }
 }
 
+/** Triggers that keep data derived from each inserted listing, set aside during a bulk load. */
+const INSERT_TRIGGERS = ['listing_statistics_on_insert_or_delete', 'listing_search_postings_on_insert_or_delete'];
+
 /**
  * Runs a bulk load with the listings' derived data set aside: the GIN indexes (trigram and
- * attribute) and the statistics triggers (migration 0008). Maintaining them row by row dominates a
- * large load, while building them once afterwards is fast. The index definitions are read from the
- * catalog and replayed exactly; indexes, triggers and statistics are restored also when the load fails.
+ * attribute), the statistics triggers (migration 0008) and the search postings' (0019).
+ * Maintaining them row by row dominates a large load, while building them once afterwards is fast.
+ * The index definitions are read from the catalog and replayed exactly; indexes, triggers,
+ * statistics and postings are restored also when the load fails.
  */
 export async function withDerivedDataDeferred<T>(db: Database, load: () => Promise<T>): Promise<T> {
   // Every driver (node-postgres, Neon, PGlite) answers raw statements with `{ rows }`.
@@ -192,12 +196,13 @@ export async function withDerivedDataDeferred<T>(db: Database, load: () => Promi
     sql`select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename = 'listings' and indexdef like '% USING gin %'`,
   )) as unknown as { rows: Array<{ indexname: string; indexdef: string }> };
   for (const index of indexes) await db.execute(sql.raw(`drop index if exists "${index.indexname}"`));
-  await db.execute(sql`alter table listings disable trigger listing_statistics_on_insert_or_delete`);
+  for (const trigger of INSERT_TRIGGERS) await db.execute(sql.raw(`alter table listings disable trigger ${trigger}`));
   try {
     return await load();
   } finally {
     for (const index of indexes) await db.execute(sql.raw(index.indexdef));
-    await db.execute(sql`alter table listings enable trigger listing_statistics_on_insert_or_delete`);
+    for (const trigger of INSERT_TRIGGERS) await db.execute(sql.raw(`alter table listings enable trigger ${trigger}`));
     await db.execute(sql`select listing_statistics_rebuild()`);
+    await db.execute(sql`select search_postings_rebuild()`);
   }
 }

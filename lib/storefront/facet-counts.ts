@@ -4,7 +4,7 @@ import type { Executor } from '../db/client.js';
 import { listingAttributeValues, listings } from '../db/schema.js';
 import { countListings } from '../listings/kept-totals.js';
 import { priceOrderedPage, selectPrices } from '../listings/price-ordered.js';
-import { categoryNamed, publicSearch, type PublicListingFilters } from './queries.js';
+import { categoryNamed, postedWordsOf, publicSearch, type PublicListingFilters } from './queries.js';
 
 /** Matching listings whose values are counted one by one: the counts are exact up to this many. */
 export const COUNTED_LISTINGS = 1_000;
@@ -137,7 +137,11 @@ async function countValues(executor: Executor, filters: PublicListingFilters, fi
 /** The lowest and highest price among the listings matching `filters`, each the first of the list in price order. */
 async function priceRangeOf(executor: Executor, filters: PublicListingFilters): Promise<FacetCounts['priceRange']> {
   const search = { ...publicSearch(executor, filters), offset: 0, limit: 1, counted: false };
-  const [lowest, highest] = await Promise.all([priceOrderedPage(executor, search, 'asc', selectPrices), priceOrderedPage(executor, search, 'desc', selectPrices)]);
+  const words = postedWordsOf(filters);
+  const [lowest, highest] = await Promise.all([
+    priceOrderedPage(executor, search, 'asc', selectPrices, words),
+    priceOrderedPage(executor, search, 'desc', selectPrices, words),
+  ]);
   return { min: lowest.rows[0]?.price ?? null, max: highest.rows[0]?.price ?? null };
 }
 

@@ -8,6 +8,7 @@ import { categories, listings, users, type CustomSocial, type ListingStatus, typ
 import { countListings } from '../listings/kept-totals.js';
 import { DEFERRED_FROM, newestFirstPage, type NewestFirstSearch } from '../listings/newest-first.js';
 import { priceOrderedPage } from '../listings/price-ordered.js';
+import type { PostedWord } from '../listings/word-postings.js';
 import { relevantFirstPage } from '../listings/relevant-first.js';
 import type { TextSearch } from '../search/word-corrections.js';
 import { relevanceOf, searchMatches } from '../search/word-matches.js';
@@ -133,6 +134,11 @@ function nearPage(executor: Executor, inCategory: boolean) {
   return prepared;
 }
 
+/** The search's words as price order reads them from the postings: as typed, and the known words each stands for. */
+export function postedWordsOf(filters: PublicListingFilters): PostedWord[] {
+  return filters.search?.words.map((word) => ({ typed: word.typed, known: [...word.exact, ...word.near] })) ?? [];
+}
+
 /**
  * The storefront's filters split as the page readers take them: available listings (of the
  * category) from their newest-first index, counted by the kept totals; the rest checked per row.
@@ -165,7 +171,7 @@ export async function findPublicListings(
     counted: page.page !== undefined,
   };
   if (order === 'price_asc' || order === 'price_desc') {
-    return priceOrderedPage(executor, search, order === 'price_asc' ? 'asc' : 'desc', publicPageRows);
+    return priceOrderedPage(executor, search, order === 'price_asc' ? 'asc' : 'desc', publicPageRows, postedWordsOf(filters));
   }
   if (order === 'relevance' && filters.search) return relevantFirstPage(executor, search, relevanceOf(filters.search), publicPageRows);
   if (search.checked === undefined && search.offset < DEFERRED_FROM) {
