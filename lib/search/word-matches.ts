@@ -42,14 +42,12 @@ function wordQuality(word: CorrectedWord): SQL<number> {
 
 /**
  * Every word matches as typed in the title, brand or model (quality 3 or more, see wordQuality()).
- * A title substring is also sought in the indexed title-and-description text, so the condition
- * alone finds its listings through indexes.
+ * The search words and the title have indexes of their own, so the condition alone finds its
+ * listings through them, however many descriptions hold the word.
  */
 function matchesAsTyped(search: TextSearch): SQL {
   return and(
-    ...search.words.map(
-      (word) => sql`(${listings.searchWords} && ${knownWords(word.exact)} or (${textMatches(word.typed)} and ${listings.title} ilike ${containsPattern(word.typed)}))`,
-    ),
+    ...search.words.map((word) => sql`(${listings.searchWords} && ${knownWords(word.exact)} or ${listings.title} ilike ${containsPattern(word.typed)})`),
   )!;
 }
 
