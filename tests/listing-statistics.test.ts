@@ -35,7 +35,7 @@ async function statistics() {
 /** The search postings and other words (migration 0019), in a stable order, as their trigger left them. */
 async function searchPostings() {
   return {
-    postings: await rows(sql`select word, price::text, "createdAt", "listingId" from search_postings order by 1, 2, 3, 4`),
+    postings: await rows(sql`select key, price::text, "createdAt", "listingId" from search_postings order by 1, 2, 3, 4`),
     otherWords: await rows(sql`select "listingId", words from search_other_words order by 1`),
   };
 }

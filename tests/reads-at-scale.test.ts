@@ -163,10 +163,13 @@ describe('GET /api/public/listings at scale in price order from the search posti
     ] as const) {
       await buildListing(server.db, { categoryId: phonesId, agentId: agent.id, title, description, price, status, attributes: { brand: 'Google', model: 'Pixel' } });
     }
+    // One attribute term twice (names differing only in case), and a term too long for an index entry.
+    const longColor = `Midnight ${'blue '.repeat(600)}`.trim();
+    await buildListing(server.db, { categoryId: phonesId, agentId: agent.id, title: 'Pixel 9 Pro', price: 980, attributes: { Brand: 'Google', brand: 'google', model: 'Pixel', color: longColor } });
   });
 
   // A word held by fewer listings than a page walks (all its postings read), by more (`apple`),
-  // with a filter it never meets (every posting rejected), misspelt, with punctuation, and two words.
+  // with a filter it never meets (every posting rejected), misspelt, with punctuation, two words.
   const cases: Array<[query: string, where: () => SQL]> = [
     ['q=airpods', () => sql`${available} and (${contains('airpods')} or ${knownWord('airpods')})`],
     ['q=apple', () => sql`${available} and (${contains('apple')} or ${knownWord('apple')})`],
@@ -174,6 +177,11 @@ describe('GET /api/public/listings at scale in price order from the search posti
     ['q=airpdos', () => sql`${available} and (${contains('airpdos')} or ${knownWord('airpods')})`],
     ['q=wf-1000xm5', () => sql`${available} and ${contains('wf-1000xm5')}`],
     ['q=apple%20airpods', () => sql`${available} and (${contains('apple')} or ${knownWord('apple')}) and (${contains('airpods')} or ${knownWord('airpods')})`],
+    // Attribute filters, alone and with a word: their terms are posted too.
+    ['brand=garmin', () => sql`${available} and ${attribute('brand', 'garmin')}`],
+    ['storage=1TB', () => sql`${available} and ${attribute('storage', '1TB')}`],
+    ['q=apple&storage=1TB', () => sql`${available} and (${contains('apple')} or ${knownWord('apple')}) and ${attribute('storage', '1TB')}`],
+    ['brand=google', () => sql`${available} and l."attributeTerms" @> array['brand=google']`],
   ];
 
   for (const [query, where] of cases) {

@@ -359,7 +359,12 @@ export const listingAttributeValues = pgTable(
     value: text('value').notNull(),
     listings: integer('listings').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.categoryId, t.field, t.value] })],
+  (t) => [
+    primaryKey({ columns: [t.categoryId, t.field, t.value] }),
+    // The listings holding one attribute term (`name=value`, lower-cased) in every category: how
+    // broad a filter is, when price order picks what to read its candidates by (migration 0019).
+    index('listing_attribute_values_term_idx').on(sql`lower(${t.field})`, sql`lower(${t.value})`),
+  ],
 );
 
 /**
@@ -394,20 +399,22 @@ export const cacheEntries = pgTable('cache_entries', {
 });
 
 /**
- * Each word of an available listing's title, brand and model (its `searchWords`) with the
- * listing's price and creation time, kept by a trigger on listings (migration 0019). A broad word
- * sorted by price reads its listings from this key in price order instead of finding and sorting
- * every match: the index holds the order the listings table cannot (its words sit in a GIN index).
+ * Each word of an available listing's title, brand and model (its `searchWords`) and each of its
+ * attribute terms (`attributeTerms`, up to 200 bytes; a term holds `=`, a word never does), with
+ * the listing's price and creation time, kept by a trigger on listings (migration 0019). A broad
+ * word or filter sorted by price reads its listings from this key in price order instead of
+ * finding and sorting every match: the index holds the order the listings table cannot (its words
+ * and terms sit in GIN indexes).
  */
 export const searchPostings = pgTable(
   'search_postings',
   {
-    word: text('word').notNull(),
+    key: text('key').notNull(),
     price: numeric('price', { precision: 12, scale: 2, mode: 'number' }).notNull(),
     createdAt: timestamp('createdAt', { precision: 3, withTimezone: true }).notNull(),
     listingId: uuid('listingId').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.word, t.price, t.createdAt, t.listingId] })],
+  (t) => [primaryKey({ columns: [t.key, t.price, t.createdAt, t.listingId] })],
 );
 
 /**

@@ -16,20 +16,27 @@ import {
   type NewestFirstSearch,
   type RowSelection,
 } from './newest-first.js';
-import { cheapestPostedWord, walkPostings, type PostedWord } from './word-postings.js';
+import { cheapestPostedCondition, walkPostings, type PostedSearch } from './search-postings.js';
 
 export type PriceDirection = 'asc' | 'desc';
 
 /**
- * The first candidates in price order a filtered page reads and checks: a search word's own
- * listings, from its postings (word-postings.ts), or else every listing. Matches that are common
- * among them fill a page within them; matches that cluster elsewhere in the price order (phones,
- * when laptops are the dearest listings) would take a walk through most of the table, and those
- * the other filters reject nearly always (a word and a brand it never meets) through the word's
- * whole postings: both are found through their filters' own indexes instead, those beyond a price
- * bound first (see priceBound()), every match sorted when that bound keeps too few.
+ * The first candidates in price order a filtered page reads and checks: the listings of one of
+ * the search's words or attribute filters, from its postings (search-postings.ts), or else every
+ * listing. Matches that are common among them fill a page within them. Matches that cluster
+ * elsewhere in the price order (phones, when laptops are the dearest listings), and those the
+ * other filters reject nearly always (a word and a brand it never meets), are found through their
+ * filters' own indexes instead: those beyond a price bound first (see priceBound()), every match
+ * sorted when that bound keeps too few.
  */
 const PRICE_WALK_WINDOW = 2_000;
+
+/**
+ * The first of a posted condition's candidates read before the rest of PRICE_WALK_WINDOW: when
+ * none of them matches, the other filters reject nearly all of its listings, and the filters' own
+ * indexes find the few that match without a longer walk.
+ */
+const POSTED_PROBE = 500;
 
 /** Selects listing prices only: for a price bound, or a price range. */
 export const selectPrices: RowSelection<{ price: number }> = (source, matched) => source.select({ price: listings.price, matched }).from(listings).$dynamic();
@@ -62,18 +69,22 @@ async function pageByPrice<Row>(
   direction: PriceDirection,
   order: ListingOrder,
   selectRows: RowSelection<Row>,
-  words: PostedWord[],
+  posted: PostedSearch,
 ): Promise<Row[]> {
   if (search.checked === undefined) {
     return pageOf(await selectRows(executor, sql`null`).where(search.indexed).orderBy(...order).limit(search.limit).offset(search.offset));
   }
   const window = Math.max(PRICE_WALK_WINDOW, 4 * (search.offset + search.limit));
-  const posted = await cheapestPostedWord(executor, words);
-  if (posted !== undefined) {
-    const walked = await walkPostings(executor, search, selectRows, posted, direction, window, order);
-    // Every candidate was within the window when the word's postings and other listings all fit in it.
-    if (walked.length === search.limit || posted.postings + posted.otherListings <= window) return pageOf(walked);
-    // The word's first candidates in price order held too few matches: the first listings of all would hold fewer still.
+  const condition = await cheapestPostedCondition(executor, posted);
+  if (condition !== undefined) {
+    const probe = Math.max(POSTED_PROBE, 2 * (search.offset + search.limit));
+    const probed = await walkPostings(executor, search, selectRows, condition, direction, probe, order);
+    // Every candidate was within the window when the condition's candidates all fit in it.
+    if (probed.length === search.limit || condition.candidates <= probe) return pageOf(probed);
+    if (probed.length === 0 && search.offset === 0) return (await throughFilterIndexes(executor, search, selectRows, order)).rows;
+    const walked = await walkPostings(executor, search, selectRows, condition, direction, window, order);
+    if (walked.length === search.limit || condition.candidates <= window) return pageOf(walked);
+    // The condition's first candidates in price order held too few matches: the first listings of all would hold fewer still.
   } else {
     const walked = await walkInOrder(executor, search, selectRows, window, order);
     if (walked.length === search.limit) return pageOf(walked);
@@ -90,19 +101,19 @@ async function pageByPrice<Row>(
 
 /**
  * A page of listings by price (newest first among equal prices), and the total the newest-first
- * list gives for the same search, exact or flagged (D31). With a text search, its `words` are
- * first read in price order from their postings (see cheapestPostedWord()).
+ * list gives for the same search, exact or flagged (D31). Its words and attribute terms (`posted`)
+ * are read in price order from their postings first (see cheapestPostedCondition()).
  */
 export async function priceOrderedPage<Row>(
   executor: Executor,
   search: NewestFirstSearch,
   direction: PriceDirection,
   selectRows: RowSelection<Row>,
-  words: PostedWord[],
+  posted: PostedSearch,
 ): Promise<{ rows: Row[]; total?: MatchedTotal }> {
   const order = [direction === 'asc' ? asc(listings.price) : desc(listings.price), ...newestFirst];
   const [rows, counted] = await Promise.all([
-    pageByPrice(executor, { ...search, counted: false }, direction, order, selectRows, words),
+    pageByPrice(executor, { ...search, counted: false }, direction, order, selectRows, posted),
     search.counted ? newestFirstPage(executor, { ...search, offset: 0, limit: 1 }, selectIds) : undefined,
   ]);
   return { rows, total: counted?.total };

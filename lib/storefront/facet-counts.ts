@@ -4,7 +4,7 @@ import type { Executor } from '../db/client.js';
 import { listingAttributeValues, listings } from '../db/schema.js';
 import { countListings } from '../listings/kept-totals.js';
 import { priceOrderedPage, selectPrices } from '../listings/price-ordered.js';
-import { categoryNamed, postedWordsOf, publicSearch, type PublicListingFilters } from './queries.js';
+import { categoryNamed, postedSearchOf, publicSearch, type PublicListingFilters } from './queries.js';
 
 /** Matching listings whose values are counted one by one: the counts are exact up to this many. */
 export const COUNTED_LISTINGS = 1_000;
@@ -137,10 +137,10 @@ async function countValues(executor: Executor, filters: PublicListingFilters, fi
 /** The lowest and highest price among the listings matching `filters`, each the first of the list in price order. */
 async function priceRangeOf(executor: Executor, filters: PublicListingFilters): Promise<FacetCounts['priceRange']> {
   const search = { ...publicSearch(executor, filters), offset: 0, limit: 1, counted: false };
-  const words = postedWordsOf(filters);
+  const posted = postedSearchOf(filters);
   const [lowest, highest] = await Promise.all([
-    priceOrderedPage(executor, search, 'asc', selectPrices, words),
-    priceOrderedPage(executor, search, 'desc', selectPrices, words),
+    priceOrderedPage(executor, search, 'asc', selectPrices, posted),
+    priceOrderedPage(executor, search, 'desc', selectPrices, posted),
   ]);
   return { min: lowest.rows[0]?.price ?? null, max: highest.rows[0]?.price ?? null };
 }

@@ -8,7 +8,7 @@ import { categories, listings, users, type CustomSocial, type ListingStatus, typ
 import { countListings } from '../listings/kept-totals.js';
 import { DEFERRED_FROM, newestFirstPage, type NewestFirstSearch } from '../listings/newest-first.js';
 import { priceOrderedPage } from '../listings/price-ordered.js';
-import type { PostedWord } from '../listings/word-postings.js';
+import type { PostedSearch } from '../listings/search-postings.js';
 import { relevantFirstPage } from '../listings/relevant-first.js';
 import type { TextSearch } from '../search/word-corrections.js';
 import { relevanceOf, searchMatches } from '../search/word-matches.js';
@@ -87,6 +87,11 @@ const amenitiesOfListing = sql`(case jsonb_typeof(${listings.attributes} -> 'ame
   when 'string' then array(select lower(btrim(item)) from unnest(string_to_array(${listings.attributes} ->> 'amenities', ',')) as item)
   else array[]::text[] end)`;
 
+/** The attribute filters as the `name=value` terms listings keep (lower-cased, migration 0016). */
+function attributeTermsOf(filters: PublicListingFilters): string[] {
+  return filters.attributes.map(([name, value]) => `${name.toLowerCase()}=${value.toLowerCase()}`);
+}
+
 /** The conditions checked on each candidate row: everything but status and category. */
 function checkedConditions(filters: PublicListingFilters): SQL | undefined {
   const conditions: SQL[] = [];
@@ -95,8 +100,7 @@ function checkedConditions(filters: PublicListingFilters): SQL | undefined {
   if (filters.priceMax !== undefined) conditions.push(lte(listings.price, filters.priceMax));
   if (filters.attributes.length > 0) {
     // One containment on the stored `name=value` terms, served by a GIN index over available listings.
-    const terms = filters.attributes.map(([name, value]) => `${name.toLowerCase()}=${value.toLowerCase()}`);
-    conditions.push(arrayContains(listings.attributeTerms, terms));
+    conditions.push(arrayContains(listings.attributeTerms, attributeTermsOf(filters)));
   }
   if (filters.amenities.length > 0) conditions.push(sql`${amenitiesOfListing} @> ${sql.param(filters.amenities)}::text[]`);
   return conditions.length > 0 ? and(...conditions) : undefined;
@@ -134,9 +138,12 @@ function nearPage(executor: Executor, inCategory: boolean) {
   return prepared;
 }
 
-/** The search's words as price order reads them from the postings: as typed, and the known words each stands for. */
-export function postedWordsOf(filters: PublicListingFilters): PostedWord[] {
-  return filters.search?.words.map((word) => ({ typed: word.typed, known: [...word.exact, ...word.near] })) ?? [];
+/** The search as price order reads it from the postings: its words (as typed, and the known words each stands for) and attribute terms. */
+export function postedSearchOf(filters: PublicListingFilters): PostedSearch {
+  return {
+    words: filters.search?.words.map((word) => ({ typed: word.typed, known: [...word.exact, ...word.near] })) ?? [],
+    terms: attributeTermsOf(filters),
+  };
 }
 
 /**
@@ -171,7 +178,7 @@ export async function findPublicListings(
     counted: page.page !== undefined,
   };
   if (order === 'price_asc' || order === 'price_desc') {
-    return priceOrderedPage(executor, search, order === 'price_asc' ? 'asc' : 'desc', publicPageRows, postedWordsOf(filters));
+    return priceOrderedPage(executor, search, order === 'price_asc' ? 'asc' : 'desc', publicPageRows, postedSearchOf(filters));
   }
   if (order === 'relevance' && filters.search) return relevantFirstPage(executor, search, relevanceOf(filters.search), publicPageRows);
   if (search.checked === undefined && search.offset < DEFERRED_FROM) {

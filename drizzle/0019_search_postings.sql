@@ -1,25 +1,37 @@
--- Price order for broad storefront words. Each word of an available listing's title, brand and
--- model is kept with the listing's price (search_postings), so a word's listings are read in price
--- order straight from an index; the rest of its title and description words are kept beside it
--- (search_other_words), so a text found only there is looked up through their own trigram index.
--- A trigger on listings keeps both, row by row, for available listings only. Titles get a trigram
--- index of their own, so relevance finds the listings with a word in the title without reading
--- every description that holds it.
+-- Price order for broad storefront searches. Each word of an available listing's title, brand and
+-- model, and each of its attribute terms, is kept with the listing's price (search_postings), so
+-- the listings of a word or filter are read in price order straight from an index; the rest of its
+-- title and description words are kept beside it (search_other_words), so a text found only there
+-- is looked up through their own trigram index. A trigger on listings keeps both, row by row, for
+-- available listings only. The kept attribute values get an index by term, which tells how broad a
+-- filter is; titles get a trigram index of their own, so relevance finds the listings with a word
+-- in the title without reading every description that holds it.
 CREATE TABLE "search_other_words" (
 	"listingId" uuid PRIMARY KEY NOT NULL,
 	"words" text NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "search_postings" (
-	"word" text NOT NULL,
+	"key" text NOT NULL,
 	"price" numeric(12, 2) NOT NULL,
 	"createdAt" timestamp (3) with time zone NOT NULL,
 	"listingId" uuid NOT NULL,
-	CONSTRAINT "search_postings_word_price_createdAt_listingId_pk" PRIMARY KEY("word","price","createdAt","listingId")
+	CONSTRAINT "search_postings_key_price_createdAt_listingId_pk" PRIMARY KEY("key","price","createdAt","listingId")
 );
 --> statement-breakpoint
 CREATE INDEX "search_other_words_trgm_idx" ON "search_other_words" USING gin ("words" gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "listings_title_trgm_idx" ON "listings" USING gin ("title" gin_trgm_ops);
+CREATE INDEX "listing_attribute_values_term_idx" ON "listing_attribute_values" USING btree (lower("field"),lower("value"));--> statement-breakpoint
+CREATE INDEX "listings_title_trgm_idx" ON "listings" USING gin ("title" gin_trgm_ops);--> statement-breakpoint
+-- What a listing is posted under, each once: its search words, and its attribute terms short
+-- enough for an index entry (a term holds `=`, which a search word never does; two attribute
+-- names that differ only in case may give one term twice).
+CREATE FUNCTION listing_posted_keys(search_words text[], attribute_terms text[]) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+  SELECT coalesce(array_agg(DISTINCT key), '{}')
+  FROM unnest(search_words || attribute_terms) AS key
+  WHERE octet_length(key) <= 200
+$$;
 --> statement-breakpoint
 -- The words of a title and description that are not among its search words, split as those are
 -- (listing_search_word_list(), migration 0017): space-separated, or null when there are none.
@@ -38,17 +50,17 @@ AS $$
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.status = 'AVAILABLE' THEN
     DELETE FROM search_postings AS posting
-    USING unnest(OLD."searchWords") AS listed(word)
-    WHERE posting.word = listed.word
+    USING unnest(listing_posted_keys(OLD."searchWords", OLD."attributeTerms")) AS posted(key)
+    WHERE posting.key = posted.key
       AND posting.price = OLD.price
       AND posting."createdAt" = OLD."createdAt"
       AND posting."listingId" = OLD.id;
     DELETE FROM search_other_words WHERE "listingId" = OLD.id;
   END IF;
   IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.status = 'AVAILABLE' THEN
-    INSERT INTO search_postings (word, price, "createdAt", "listingId")
-    SELECT listed.word, NEW.price, NEW."createdAt", NEW.id
-    FROM unnest(NEW."searchWords") AS listed(word);
+    INSERT INTO search_postings (key, price, "createdAt", "listingId")
+    SELECT posted.key, NEW.price, NEW."createdAt", NEW.id
+    FROM unnest(listing_posted_keys(NEW."searchWords", NEW."attributeTerms")) AS posted(key);
     INSERT INTO search_other_words ("listingId", words)
     SELECT NEW.id, other.words
     FROM listing_other_word_text(NEW.title, NEW.description, NEW."searchWords") AS other(words)
@@ -76,9 +88,9 @@ CREATE FUNCTION search_postings_rebuild() RETURNS void
 LANGUAGE sql
 AS $$
   TRUNCATE search_postings, search_other_words;
-  INSERT INTO search_postings (word, price, "createdAt", "listingId")
-  SELECT listed.word, listing.price, listing."createdAt", listing.id
-  FROM listings AS listing, unnest(listing."searchWords") AS listed(word)
+  INSERT INTO search_postings (key, price, "createdAt", "listingId")
+  SELECT posted.key, listing.price, listing."createdAt", listing.id
+  FROM listings AS listing, unnest(listing_posted_keys(listing."searchWords", listing."attributeTerms")) AS posted(key)
   WHERE listing.status = 'AVAILABLE';
   INSERT INTO search_other_words ("listingId", words)
   SELECT listing.id, other.words

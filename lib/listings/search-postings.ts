@@ -1,0 +1,201 @@
+import { and, eq } from 'drizzle-orm/sql/expressions/conditions';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
+import { getTableColumns } from 'drizzle-orm/utils';
+import type { Executor } from '../db/client.js';
+import { listings } from '../db/schema.js';
+import type { NewestFirstSearch, RowSelection } from './newest-first.js';
+
+/** A word of a storefront search as the postings serve it: as typed, and the known words it stands for (typos allowed). */
+export interface PostedWord {
+  typed: string;
+  known: string[];
+}
+
+/** What a storefront search can be read by in price order: its words, and its attribute filters as `name=value` terms. */
+export interface PostedSearch {
+  words: PostedWord[];
+  terms: string[];
+}
+
+/**
+ * One condition of a search read in price order from the postings (search_postings): every key
+ * whose listings may meet it, and the few listings it may meet only outside the postings.
+ */
+export interface PostedCondition {
+  /** Posted keys: search words holding a search word's run, and its known words; or one attribute term. */
+  keys: string[];
+  /** At most this many candidates (a listing holding two keys counts twice); Infinity past what was counted. */
+  candidates: number;
+  /** About this many candidates, however many: what the cheapest condition is chosen by. */
+  estimate: number;
+  /** LIKE pattern of a search word's run among the listings' other words (search_other_words), when any holds it. */
+  otherPattern?: string;
+}
+
+/**
+ * The most posted words one search word may stand for: a short run held by many words (`pro` in
+ * a shop of thousands of models) is read the way other searches are.
+ */
+const MOST_POSTED_WORDS = 64;
+
+/**
+ * The most listings that may hold a search word only among their other words (their description):
+ * each is read and sorted with the postings. A word found in more descriptions is common, and a
+ * walk in price order finds its matches soon anyway.
+ */
+const MOST_OTHER_LISTINGS = 1_000;
+
+/**
+ * How far an attribute term's postings are counted (an index-only read of at most this many
+ * entries, about 2 ms): enough to tell a narrow filter from a broad one.
+ */
+const COUNTED_TERM_POSTINGS = 10_000;
+
+/** Attribute terms longer than this are not posted (a key must fit an index entry); migration 0019 keeps the same limit. */
+const LONGEST_POSTED_TERM = 200;
+
+/** Trigrams need three letters: a shorter run cannot be looked up among the words by index. */
+const SHORTEST_RUN = 3;
+
+/**
+ * For each search word: its longest run of letters and digits (split as search words are, so any
+ * listing text holding the typed word holds a word holding this run), and the posted words holding
+ * the run or standing for the typed word, with their postings. One statement of index lookups.
+ */
+async function postedWordsHolding(executor: Executor, words: PostedWord[]) {
+  if (words.length === 0) return [];
+  const asked = JSON.stringify(words.map((word) => ({ typed: word.typed, known: word.known })));
+  const { rows } = (await executor.execute(sql`
+    select run.r as run, counted.words, counted.postings, counted.held
+    from jsonb_to_recordset(${asked}::jsonb) as asked(typed text, known text[])
+    cross join lateral (
+      select r from regexp_split_to_table(lower(asked.typed), '[[:space:][:punct:]]+') as r
+      where r <> '' order by char_length(r) desc, r limit 1
+    ) as run
+    cross join lateral (
+      select coalesce(array_agg(held.term), '{}') as words, coalesce(sum(held.listings), 0)::int as postings, count(*)::int as held
+      from (
+        select term, listings from search_terms
+        where kind = 'word' and (term like '%' || run.r || '%' or term = any (asked.known))
+        limit ${MOST_POSTED_WORDS + 1}
+      ) as held
+    ) as counted
+    where char_length(run.r) >= ${SHORTEST_RUN}`)) as unknown as {
+    rows: Array<{ run: string; words: string[]; postings: number; held: number }>;
+  };
+  return rows.filter((row) => row.held <= MOST_POSTED_WORDS);
+}
+
+/**
+ * Counts, each its own subquery with its value as a parameter, so each is planned for it (a rare
+ * run through the trigram index, a common one by reading rows until the limit): the listings
+ * holding each pattern among their other words, and for each term its postings (up to a bound)
+ * and the available listings the kept attribute values give it in every category.
+ */
+async function countsOf(executor: Executor, patterns: string[], terms: string[]) {
+  const counts = [
+    ...patterns.map(
+      (pattern) => sql`(select count(*)::int from (select 1 from search_other_words where words like ${pattern} limit ${MOST_OTHER_LISTINGS + 1}) as other)`,
+    ),
+    ...terms.flatMap((term) => {
+      // An attribute name never holds `=`, so the first one ends it.
+      const [name, value] = [term.slice(0, term.indexOf('=')), term.slice(term.indexOf('=') + 1)];
+      return [
+        sql`(select count(*)::int from (select 1 from search_postings where key = ${term} limit ${COUNTED_TERM_POSTINGS + 1}) as posted)`,
+        sql`(select coalesce(sum(listings), 0)::int from listing_attribute_values where lower(field) = ${name} and lower(value) = ${value})`,
+      ];
+    }),
+  ];
+  if (counts.length === 0) return { others: [], postings: [], kept: [] };
+  const { rows } = (await executor.execute(sql`select array[${sql.join(counts, sql`, `)}] as counts`)) as unknown as { rows: Array<{ counts: number[] }> };
+  const all = rows[0]!.counts;
+  const ofTerms = all.slice(patterns.length);
+  return { others: all.slice(0, patterns.length), postings: ofTerms.filter((_, index) => index % 2 === 0), kept: ofTerms.filter((_, index) => index % 2 === 1) };
+}
+
+/**
+ * The conditions of a search that the postings can give in price order. Left out: a word whose run
+ * is too short, held by too many posted words, or found in too many descriptions; a term too long
+ * to be posted.
+ */
+async function postedConditions(executor: Executor, search: PostedSearch): Promise<PostedCondition[]> {
+  const held = await postedWordsHolding(executor, search.words);
+  // A run is split at punctuation, so it holds no `%`, `_` or `\` to escape.
+  const patterns = held.map((row) => `%${row.run}%`);
+  const terms = search.terms.filter((term) => Buffer.byteLength(term) <= LONGEST_POSTED_TERM);
+  const counted = await countsOf(executor, patterns, terms);
+  const words = held.flatMap((row, index): PostedCondition[] => {
+    const otherListings = counted.others[index]!;
+    if (otherListings > MOST_OTHER_LISTINGS) return [];
+    const candidates = row.postings + otherListings;
+    return [{ keys: row.words, candidates, estimate: candidates, otherPattern: otherListings > 0 ? patterns[index] : undefined }];
+  });
+  const attributes = terms.map((term, index): PostedCondition => {
+    const postings = counted.postings[index]!;
+    return {
+      keys: [term],
+      candidates: postings > COUNTED_TERM_POSTINGS ? Number.POSITIVE_INFINITY : postings,
+      estimate: Math.max(postings, counted.kept[index]!),
+    };
+  });
+  return [...words, ...attributes];
+}
+
+/**
+ * The condition of the search with the fewest candidates, which the postings give in price order
+ * at the least cost (every other condition is checked on each of them), or undefined when none can
+ * be read so.
+ */
+export async function cheapestPostedCondition(executor: Executor, search: PostedSearch): Promise<PostedCondition | undefined> {
+  if (search.words.length === 0 && search.terms.length === 0) return undefined;
+  const conditions = await postedConditions(executor, search);
+  return conditions.reduce<PostedCondition | undefined>((best, condition) => (best === undefined || condition.estimate < best.estimate ? condition : best), undefined);
+}
+
+/**
+ * Candidates in price order (newest first among equal prices): the first `window` of the
+ * condition's postings and of the listings holding it among their other words, each listing once.
+ */
+function candidatesInPriceOrder(condition: PostedCondition, direction: 'asc' | 'desc', window: number): SQL {
+  const order = direction === 'asc' ? sql`price asc, "createdAt" desc, "listingId" desc` : sql`price desc, "createdAt" desc, "listingId" desc`;
+  const branches = condition.keys.map(
+    (key) => sql`(select "listingId", price, "createdAt" from search_postings where key = ${key} order by ${order} limit ${window})`,
+  );
+  if (condition.otherPattern !== undefined) {
+    branches.push(sql`(select listing.id, listing.price, listing."createdAt" from listings as listing
+      where listing.status = 'AVAILABLE' and listing.id in (select "listingId" from search_other_words where words like ${condition.otherPattern}))`);
+  }
+  return sql`(select "listingId", price, "createdAt" from (${sql.join(branches, sql` union `)}) as candidate order by ${order} limit ${window})`;
+}
+
+/**
+ * The page among the first `window` candidates of the condition in price order, matching rows in
+ * order. The candidates' listings carry the postings' price and creation time, so the plan knows
+ * they come in the page's order and stops at the page. `order` must be the price order of `direction`.
+ */
+export function walkPostings<Row>(
+  executor: Executor,
+  search: NewestFirstSearch,
+  selectRows: RowSelection<Row>,
+  condition: PostedCondition,
+  direction: 'asc' | 'desc',
+  window: number,
+  order: SQL[],
+) {
+  const candidates = executor.$with('listings').as(
+    executor
+      .select({
+        ...getTableColumns(listings),
+        id: sql<string>`posted."listingId"`.as('id'),
+        price: sql<number>`posted.price`.as('price'),
+        createdAt: sql<Date>`posted."createdAt"`.as('createdAt'),
+      })
+      .from(sql`${candidatesInPriceOrder(condition, direction, window)} as posted`)
+      .innerJoin(listings, eq(listings.id, sql`posted."listingId"`)),
+  );
+  return selectRows(executor.with(candidates), sql`null`)
+    .where(and(search.indexed, search.checked))
+    .orderBy(...order)
+    .limit(search.limit)
+    .offset(search.offset);
+}
