@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { config, describeMissing, missingSettings } from '../lib/config.js';
 import { runMigrations } from '../lib/db/migrate.js';
 import { log } from '../lib/log.js';
+import { discoverRoutes } from '../lib/local-server/route-table.js';
 import { writeBuildOutput } from '../lib/platform/build-output-writer.js';
 
 /**
@@ -30,8 +31,9 @@ async function main(): Promise<void> {
     }
   }
   const started = performance.now();
-  const { functions } = await writeBuildOutput(PROJECT_DIR, OUTPUT_DIR);
-  log.info('build output written', { outputDir: OUTPUT_DIR, functions, ms: Math.round(performance.now() - started) });
+  const functions = discoverRoutes(path.join(PROJECT_DIR, 'api'));
+  await writeBuildOutput(PROJECT_DIR, OUTPUT_DIR, functions);
+  log.info('build output written', { outputDir: OUTPUT_DIR, functions: functions.length, ms: Math.round(performance.now() - started) });
 }
 
 main().catch((error: unknown) => {

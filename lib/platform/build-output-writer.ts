@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { nodeFileTrace, resolve as resolveDependency } from '@vercel/nft';
 import { build } from 'esbuild';
-import { discoverRoutes, type FunctionRoute } from '../local-server/route-table.js';
 import { BUILD_ROUTES } from './rewrites.js';
 import { STATIC_FILES } from './static-files.js';
 
@@ -47,7 +46,7 @@ const RESOLVED_AT_RUN_TIME: Record<string, string[]> = {
 const FUNCTION_LIMITS = { maxDuration: 30, memory: 1024 };
 
 /** What the platform's Node launcher reads from a function's `.vc-config.json`. */
-export interface FunctionConfigFile {
+interface FunctionConfigFile {
   runtime: string;
   handler: string;
   launcherType: 'Nodejs';
@@ -73,6 +72,14 @@ function nodeRuntime(projectDir: string): string {
   return `nodejs${major}.x`;
 }
 
+/** An `api/` file the build makes a function of. */
+export interface FunctionSource {
+  /** Path under `api/` without extension, e.g. `listings/[id]`. */
+  file: string;
+  /** Absolute path of the module. */
+  modulePath: string;
+}
+
 interface Bundle {
   /** The bundle's files (the handler and its chunks). */
   files: string[];
@@ -84,7 +91,7 @@ interface Bundle {
  * The function's own code in one module and the chunks it imports lazily, so a cold start reads a
  * few files instead of a few hundred (@vercel/node compiles module by module).
  */
-async function bundleFunction(projectDir: string, route: FunctionRoute, funcDir: string): Promise<Bundle> {
+async function bundleFunction(projectDir: string, route: FunctionSource, funcDir: string): Promise<Bundle> {
   const result = await build({
     absWorkingDir: projectDir,
     entryPoints: { index: route.modulePath },
@@ -143,7 +150,7 @@ async function copyTracedPackages(projectDir: string, bundle: Bundle, funcDir: s
   }
 }
 
-async function writeFunction(projectDir: string, outputDir: string, route: FunctionRoute, runtime: string, traceCache: object): Promise<void> {
+async function writeFunction(projectDir: string, outputDir: string, route: FunctionSource, runtime: string, traceCache: object): Promise<void> {
   const funcDir = path.join(outputDir, 'functions', 'api', `${route.file}.func`);
   const bundle = await bundleFunction(projectDir, route, funcDir);
   await copyTracedPackages(projectDir, bundle, funcDir, traceCache);
@@ -175,17 +182,15 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
  * and `config.json` with the routes around `vercel.json`'s rewrites, which the platform adds
  * at the start of the filesystem phase.
  */
-export async function writeBuildOutput(projectDir: string, outputDir: string): Promise<{ functions: number }> {
+export async function writeBuildOutput(projectDir: string, outputDir: string, functions: readonly FunctionSource[]): Promise<void> {
   for (const owned of ['functions', 'static', 'config.json']) fs.rmSync(path.join(outputDir, owned), { recursive: true, force: true });
   fs.mkdirSync(path.join(outputDir, 'static'), { recursive: true });
   for (const [name, text] of Object.entries(STATIC_FILES)) fs.writeFileSync(path.join(outputDir, 'static', name), text);
 
-  const routes = discoverRoutes(path.join(projectDir, 'api'));
   const runtime = nodeRuntime(projectDir);
   // The functions share most packages: each is analysed once, for all of them.
   const traceCache = {};
-  await eachLimited(routes, 4, (route) => writeFunction(projectDir, outputDir, route, runtime, traceCache));
+  await eachLimited(functions, 4, (route) => writeFunction(projectDir, outputDir, route, runtime, traceCache));
 
   fs.writeFileSync(path.join(outputDir, 'config.json'), `${JSON.stringify({ version: 3, routes: BUILD_ROUTES }, null, 2)}\n`);
-  return { functions: routes.length };
 }
