@@ -265,6 +265,10 @@ describe('what each deployed function carries', () => {
     expect(output.functions.filter((name) => carried(name, '@electric-sql'))).toEqual([]);
   });
 
+  it('has the query builder and the validation compiled into its bundle, not carried as packages', () => {
+    expect(output.functions.filter((name) => carried(name, 'drizzle-orm') || carried(name, 'valibot'))).toEqual([]);
+  });
+
   it.each([
     ['the image library', 'sharp'],
     ['the bot client', 'grammy'],
