@@ -1,18 +1,21 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { config, describeMissing, missingSettings } from '../lib/config.js';
 import { runMigrations } from '../lib/db/migrate.js';
 import { log } from '../lib/log.js';
-import { STATIC_FILES } from '../lib/platform/static-files.js';
+import { discoverRoutes } from '../lib/local-server/route-table.js';
+import { writeBuildOutput } from '../lib/platform/build-output-writer.js';
 
 /**
- * The platform's build command (vercel.json `buildCommand`). On the platform it refuses to build
- * a deployment that lacks a required setting, and migrates the database of production deployments
- * only (previews too with `MIGRATE_PREVIEWS=1`, for previews that have a database of their own).
- * It writes the static output folder the platform expects (lib/platform/static-files.ts).
+ * The deployment's build (`npm run vercel-build`, which vercel.json's only build,
+ * @vercel/static-build, runs). On the platform it refuses to build a deployment that lacks a
+ * required setting, and migrates the database of production deployments only (previews too with
+ * `MIGRATE_PREVIEWS=1`, for previews that have a database of their own). Then it writes the whole
+ * deployment as Build Output API v3 into `.vercel/output` (or the folder given), one bundled
+ * function per `api/` file, which `vercel build` keeps as it is (lib/platform/build-output-writer.ts).
  */
-const OUTPUT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'public');
+const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUTPUT_DIR = path.resolve(process.argv[2] ?? path.join(PROJECT_DIR, '.vercel', 'output'));
 
 async function main(): Promise<void> {
   const cfg = config();
@@ -27,8 +30,10 @@ async function main(): Promise<void> {
       log.info('migrations skipped: only production deployments migrate (MIGRATE_PREVIEWS=1 for previews with their own database)', { environment });
     }
   }
-  fs.mkdirSync(OUTPUT_DIR, { recursive: true });
-  for (const [name, text] of Object.entries(STATIC_FILES)) fs.writeFileSync(path.join(OUTPUT_DIR, name), text);
+  const started = performance.now();
+  const functions = discoverRoutes(path.join(PROJECT_DIR, 'api'));
+  await writeBuildOutput(PROJECT_DIR, OUTPUT_DIR, functions);
+  log.info('build output written', { outputDir: OUTPUT_DIR, functions: functions.length, ms: Math.round(performance.now() - started) });
 }
 
 main().catch((error: unknown) => {

@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../lib/auth/passwords.js';
 import { missingSettings, readConfig } from '../lib/config.js';
 import { users } from '../lib/db/schema.js';
+import { discoverRoutes } from '../lib/local-server/route-table.js';
+import { BUILD_ROUTES } from '../lib/platform/rewrites.js';
 import { STATIC_FILES } from '../lib/platform/static-files.js';
 import { makeTempDir } from './support/databases.js';
 import { useTestServer } from './support/test-server.js';
@@ -20,15 +22,15 @@ const LONG_SECRET = 'a-deployment-secret-of-at-least-32-bytes';
 const IMAGE_HOST = 'cloudinary://key:secret@cloud';
 
 /** Runs a project script as npm would, with only the given deployment variables set. */
-function runScript(script: string, env: Record<string, string>): Promise<RunResult> {
+function runScript(script: string, env: Record<string, string>, args: string[] = []): Promise<RunResult> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(DATABASE_|DATA_DIR$|JWT_|CLOUDINARY_|VERCEL|NODE_ENV$|ADMIN_|STORAGE_|CRON_)/.test(name)),
   );
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', path.resolve(script)],
-      { cwd: path.resolve('.'), env: { ...inherited, LOG_LEVEL: 'info', ...env }, timeout: 120_000 },
+      ['--import', 'tsx', path.resolve(script), ...args],
+      { cwd: path.resolve('.'), env: { ...inherited, LOG_LEVEL: 'info', ...env }, timeout: 170_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
     );
   });
@@ -62,18 +64,30 @@ describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
     }
   });
 
-  it('a preview build does not migrate: it never touches the database it is given', async () => {
-    const result = await runScript('scripts/vercel-build.ts', {
-      VERCEL: '1',
-      VERCEL_ENV: 'preview',
-      DATABASE_URL: UNREACHABLE_DATABASE,
-      JWT_SECRET: LONG_SECRET,
-      CLOUDINARY_URL: IMAGE_HOST,
-      CRON_SECRET: 'a-cron-secret',
-    });
-    expect(result.code).toBe(0);
+  // It bundles every function: well within a minute alone, longer beside the other test files.
+  it('a preview build does not migrate: it never touches the database it is given, and writes the build output', { timeout: 180_000 }, async () => {
+    const outputDir = buildDir();
+    const result = await runScript(
+      'scripts/vercel-build.ts',
+      { VERCEL: '1', VERCEL_ENV: 'preview', DATABASE_URL: UNREACHABLE_DATABASE, JWT_SECRET: LONG_SECRET, CLOUDINARY_URL: IMAGE_HOST, CRON_SECRET: 'a-cron-secret' },
+      [outputDir],
+    );
+    expect(result.code, result.output).toBe(0);
     expect(result.output).toContain('migrations skipped');
-    expect(fs.readFileSync(path.resolve('public', 'robots.txt'), 'utf8')).toBe(STATIC_FILES['robots.txt']);
+    expect(fs.readFileSync(path.join(outputDir, 'static', 'robots.txt'), 'utf8')).toBe(STATIC_FILES['robots.txt']);
+    expect(JSON.parse(fs.readFileSync(path.join(outputDir, 'config.json'), 'utf8'))).toEqual({ version: 3, routes: BUILD_ROUTES });
+    const functionConfig = (file: string) => JSON.parse(fs.readFileSync(path.join(outputDir, 'functions', 'api', `${file}.func`, '.vc-config.json'), 'utf8')) as Record<string, unknown>;
+    for (const route of discoverRoutes(path.resolve('api'))) {
+      expect(functionConfig(route.file), route.file).toEqual({
+        runtime: 'nodejs24.x',
+        handler: 'index.mjs',
+        launcherType: 'Nodejs',
+        shouldAddHelpers: false,
+        shouldAddSourcemapSupport: true,
+        maxDuration: 30,
+        memory: 1024,
+      });
+    }
   });
 
   it('a production build migrates, so it fails when its database cannot be reached', async () => {
@@ -101,13 +115,16 @@ describe('the settings a deployment must have', () => {
     expect(missingSettings(readConfig({}))).toEqual([]);
   });
 
-  it('builds and migrates once per deployment: the build command is no script the platform runs again before each function', () => {
-    const project = JSON.parse(fs.readFileSync('vercel.json', 'utf8')) as { buildCommand: string };
+  it('builds and migrates once per deployment: the only build is the one that runs the build script, which writes every function', () => {
+    const project = JSON.parse(fs.readFileSync('vercel.json', 'utf8')) as Record<string, unknown>;
     const scripts = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-    // The platform's Node builder runs a `vercel-build` (or `now-build`) script before building every function.
-    expect(Object.keys(scripts).filter((name) => name === 'vercel-build' || name === 'now-build')).toEqual([]);
-    const script = /^npm run (\S+)$/.exec(project.buildCommand)?.[1];
-    expect(scripts[script ?? '']).toBe('tsx scripts/vercel-build.ts');
+    // Without `builds`, the platform would also build every api/ file with its Node builder, over
+    // the build's own functions, and that builder runs a `vercel-build` script before each one.
+    expect(project.builds).toEqual([{ src: 'package.json', use: '@vercel/static-build' }]);
+    expect(scripts['vercel-build']).toBe('tsx scripts/vercel-build.ts');
+    expect(scripts['now-build']).toBeUndefined();
+    // Ignored beside `builds` (`functions` is refused): the build writes each function's settings.
+    expect(Object.keys(project).filter((key) => ['buildCommand', 'outputDirectory', 'functions'].includes(key))).toEqual([]);
   });
 });
 

@@ -40,17 +40,21 @@ export function rewriteRoute({ source, destination }: Rewrite): PlatformRoute {
 }
 
 /**
- * The routes the platform builds for this project's shape (functions under `api/`, rewrites in
- * `vercel.json`, no framework): the output's files first, then the rewrites in order, and any
- * other `/api` path is a 404; a path ending in `.ts` is retried without it.
+ * The routes the build writes into its output's `config.json`: the output's files first, then any
+ * other `/api` path is a 404 (after the rewrites), and a path ending in `.ts` is retried without it.
+ */
+export const BUILD_ROUTES: readonly PlatformRoute[] = [
+  { handle: 'filesystem' },
+  { src: '^/api(/.*)?$', status: 404 },
+  { handle: 'miss' },
+  { src: '^/api/(.+)(?:\\.(?:ts))$', dest: '/api/$1', check: true },
+];
+
+/**
+ * The routes the platform serves: the build's, with `vercel.json`'s rewrites in order at the start
+ * of the filesystem phase, where `vercel build` merges them into the routes a build writes.
  */
 export function projectRoutes(rewrites: readonly Rewrite[]): PlatformRoute[] {
-  return [
-    { handle: 'filesystem' },
-    ...rewrites.map(rewriteRoute),
-    { src: '^/api(/.*)?$', status: 404 },
-    { handle: 'error' },
-    { handle: 'miss' },
-    { src: '^/api/(.+)(?:\\.(?:ts))$', dest: '/api/$1', check: true },
-  ];
+  const [filesystem, ...rest] = BUILD_ROUTES;
+  return [filesystem!, ...rewrites.map(rewriteRoute), ...rest];
 }

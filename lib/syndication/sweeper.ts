@@ -7,7 +7,7 @@ import { claimDueRetries, claimStalePendingLogs } from './queries.js';
 
 /**
  * A `PENDING` entry older than this was left by an invocation that died: functions live at most
- * 30 s (vercel.json `maxDuration`), so after a minute nobody is posting it any more.
+ * 30 s (`maxDuration`, lib/platform/build-output-writer.ts), so after a minute nobody is posting it any more.
  */
 export const STALE_PENDING_SECONDS = 60;
 

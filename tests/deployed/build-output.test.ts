@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverRoutes } from '../../lib/local-server/route-table.js';
@@ -44,10 +45,16 @@ function freePort(): Promise<number> {
   });
 }
 
-/** `npm run start:built` in a process of its own, on the test server's database and folders. */
+/**
+ * `npm run start:built` in a process of its own, on the test server's database and folders. It
+ * serves a copy of the output outside the project: there, as on the platform, a function finds
+ * only the packages its own folder carries (inside the project, Node would also find the project's).
+ */
 async function startBuiltServer(): Promise<{ baseUrl: string; log: () => string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve-built.ts', OUTPUT_DIR], {
+  const served = fs.mkdtempSync(path.join(os.tmpdir(), 'build-output-'));
+  fs.cpSync(OUTPUT_DIR, served, { recursive: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/serve-built.ts'), served], {
     // As on the platform: VERCEL set (production settings enforced, the platform's client-IP header
     // trusted); images on local disk, as the test server keeps them. Logging at info shows the
     // cache purges that reach the platform's request context.
@@ -74,7 +81,10 @@ async function startBuiltServer(): Promise<{ baseUrl: string; log: () => string;
     log: () => printed,
     stop: () =>
       new Promise((resolve) => {
-        child.once('exit', () => resolve());
+        child.once('exit', () => {
+          fs.rmSync(served, { recursive: true, force: true });
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };
@@ -253,6 +263,10 @@ describe('what each deployed function carries', () => {
 
   it('never carries the embedded database', () => {
     expect(output.functions.filter((name) => carried(name, '@electric-sql'))).toEqual([]);
+  });
+
+  it('has the query builder and the validation compiled into its bundle, not carried as packages', () => {
+    expect(output.functions.filter((name) => carried(name, 'drizzle-orm') || carried(name, 'valibot'))).toEqual([]);
   });
 
   it.each([
