@@ -182,6 +182,9 @@ describe('GET /api/public/listings at scale in price order from the search posti
     ['storage=1TB', () => sql`${available} and ${attribute('storage', '1TB')}`],
     ['q=apple&storage=1TB', () => sql`${available} and (${contains('apple')} or ${knownWord('apple')}) and ${attribute('storage', '1TB')}`],
     ['brand=google', () => sql`${available} and l."attributeTerms" @> array['brand=google']`],
+    // A word and a filter value no listing holds.
+    ['q=qqqzzz', () => sql`false`],
+    ['brand=nosuchbrand&q=apple', () => sql`false`],
   ];
 
   for (const [query, where] of cases) {
@@ -310,6 +313,22 @@ describe('GET /api/public/filter-options at scale', () => {
     expect(answer.body.total).toBe(expected.total);
     for (const [brand, count] of Object.entries(answer.body.data.brand.counts as Record<string, number>)) {
       expect({ brand, count }).toEqual({ brand, count: expected.brands.get(brand.toLowerCase()) ?? 0 });
+    }
+    expect(answer.body.priceRange).toEqual((await rows(sql`select min(l.price)::float as min, max(l.price)::float as max
+      from listings l join categories c on c.id = l."categoryId" where ${available} and c.name = 'PHONES' and l.price between 100 and 150`))[0]);
+  });
+
+  it('gives the price range of a broad word and of filters, and none when nothing matches', async () => {
+    for (const [query, where] of [
+      ['q=airpods', sql`(${contains('airpods')} or l."searchWords" && array['airpods'])`],
+      ['category=Phones&brand=apple', sql`c.name = 'PHONES' and ${attribute('brand', 'apple')}`],
+      ['q=qqqzzz', sql`false`],
+    ] as const) {
+      const answer = await api.get(`/api/public/filter-options?${query}`);
+      expect(answer.status).toBe(200);
+      const [range] = await rows(sql`select min(l.price)::float as min, max(l.price)::float as max
+        from listings l join categories c on c.id = l."categoryId" where ${available} and ${where}`);
+      expect({ query, priceRange: answer.body.priceRange }).toEqual({ query, priceRange: range });
     }
   });
 });

@@ -16,27 +16,41 @@ import {
   type NewestFirstSearch,
   type RowSelection,
 } from './newest-first.js';
-import { cheapestPostedCondition, walkPostings, type PostedSearch } from './search-postings.js';
+import { walkPostings, type PostedCondition } from './search-postings.js';
 
 export type PriceDirection = 'asc' | 'desc';
 
 /**
- * The first candidates in price order a filtered page reads and checks: the listings of one of
- * the search's words or attribute filters, from its postings (search-postings.ts), or else every
- * listing. Matches that are common among them fill a page within them. Matches that cluster
- * elsewhere in the price order (phones, when laptops are the dearest listings), and those the
- * other filters reject nearly always (a word and a brand it never meets), are found through their
- * filters' own indexes instead: those beyond a price bound first (see priceBound()), every match
- * sorted when that bound keeps too few.
+ * The most candidates in price order a filtered page reads and checks from one source: the
+ * listings of one of the search's words or attribute filters, from its postings
+ * (search-postings.ts), or the listings its status and category give, from their price index.
+ * Matches that are common among them fill a page within them. Matches that cluster elsewhere in
+ * the price order (phones, when laptops are the dearest listings), and those the other filters
+ * reject nearly always (a word and a brand it never meets), are found through their filters' own
+ * indexes instead: those beyond a price bound first (see priceBound()), every match sorted when
+ * that bound keeps too few.
  */
 const PRICE_WALK_WINDOW = 2_000;
 
 /**
- * The first of a posted condition's candidates read before the rest of PRICE_WALK_WINDOW: when
- * none of them matches, the other filters reject nearly all of its listings, and the filters' own
- * indexes find the few that match without a longer walk.
+ * The first candidates of a source read before the rest of PRICE_WALK_WINDOW: when none of them
+ * matches, the other filters reject nearly all of its listings, and the next source is tried; when
+ * none of the tried sources' do, the matches are few.
  */
-const POSTED_PROBE = 500;
+const PRICE_PROBE = 500;
+
+/** How many sources a page tries, fewest candidates first, before the filters' own indexes. */
+const TRIED_SOURCES = 2;
+
+/** Candidates in price order a page can be read from. */
+interface CandidateSource<Row> {
+  /** About this many candidates: the source with the fewest is read first. */
+  estimate: number;
+  /** At most this many candidates (Infinity when not counted): a window this large held them all. */
+  candidates: number;
+  /** The page among the first `window` candidates. */
+  walk: (window: number) => PromiseLike<Array<Row & { matched: number | null }>>;
+}
 
 /** Selects listing prices only: for a price bound, or a price range. */
 export const selectPrices: RowSelection<{ price: number }> = (source, matched) => source.select({ price: listings.price, matched }).from(listings).$dynamic();
@@ -69,26 +83,35 @@ async function pageByPrice<Row>(
   direction: PriceDirection,
   order: ListingOrder,
   selectRows: RowSelection<Row>,
-  posted: PostedSearch,
+  conditions: PostedCondition[],
 ): Promise<Row[]> {
   if (search.checked === undefined) {
     return pageOf(await selectRows(executor, sql`null`).where(search.indexed).orderBy(...order).limit(search.limit).offset(search.offset));
   }
   const window = Math.max(PRICE_WALK_WINDOW, 4 * (search.offset + search.limit));
-  const condition = await cheapestPostedCondition(executor, posted);
-  if (condition !== undefined) {
-    const probe = Math.max(POSTED_PROBE, 2 * (search.offset + search.limit));
-    const probed = await walkPostings(executor, search, selectRows, condition, direction, probe, order);
-    // Every candidate was within the window when the condition's candidates all fit in it.
-    if (probed.length === search.limit || condition.candidates <= probe) return pageOf(probed);
-    if (probed.length === 0 && search.offset === 0) return (await throughFilterIndexes(executor, search, selectRows, order)).rows;
-    const walked = await walkPostings(executor, search, selectRows, condition, direction, window, order);
-    if (walked.length === search.limit || condition.candidates <= window) return pageOf(walked);
-    // The condition's first candidates in price order held too few matches: the first listings of all would hold fewer still.
-  } else {
-    const walked = await walkInOrder(executor, search, selectRows, window, order);
-    if (walked.length === search.limit) return pageOf(walked);
+  const probe = Math.max(PRICE_PROBE, 2 * (search.offset + search.limit));
+  const indexedCandidates = await search.indexedCount();
+  const sources: Array<CandidateSource<Row>> = [
+    ...conditions.map((condition) => ({
+      ...condition,
+      walk: (size: number) => walkPostings(executor, search, selectRows, condition, direction, size, order),
+    })),
+    { estimate: indexedCandidates, candidates: indexedCandidates, walk: (size: number) => walkInOrder(executor, search, selectRows, size, order) },
+  ].sort((first, second) => first.estimate - second.estimate);
+  let matchesSeen = search.offset > 0;
+  for (const source of sources.slice(0, TRIED_SOURCES)) {
+    // Every match is among each source's candidates.
+    if (source.candidates === 0) return [];
+    const probed = await source.walk(probe);
+    if (probed.length === search.limit || source.candidates <= probe) return pageOf(probed);
+    if (probed.length === 0 && !matchesSeen) continue;
+    matchesSeen = true;
+    const walked = await source.walk(window);
+    if (walked.length === search.limit || source.candidates <= window) return pageOf(walked);
+    break;
   }
+  // No source's first candidates held a match: the matches are few, and their filters' indexes find them.
+  if (!matchesSeen) return (await throughFilterIndexes(executor, search, selectRows, order)).rows;
   // Every match at least as dear (or as cheap) as the bound comes before any other: when they fill the page, it is the page.
   const bound = await priceBound(executor, search, direction);
   if (bound !== undefined) {
@@ -101,19 +124,20 @@ async function pageByPrice<Row>(
 
 /**
  * A page of listings by price (newest first among equal prices), and the total the newest-first
- * list gives for the same search, exact or flagged (D31). Its words and attribute terms (`posted`)
- * are read in price order from their postings first (see cheapestPostedCondition()).
+ * list gives for the same search, exact or flagged (D31). The candidates come from the source with
+ * the fewest: the postings of one of the search's posted `conditions` (see postedConditions()), or
+ * the price index of its status and category (see PRICE_WALK_WINDOW).
  */
 export async function priceOrderedPage<Row>(
   executor: Executor,
   search: NewestFirstSearch,
   direction: PriceDirection,
   selectRows: RowSelection<Row>,
-  posted: PostedSearch,
+  conditions: PostedCondition[],
 ): Promise<{ rows: Row[]; total?: MatchedTotal }> {
   const order = [direction === 'asc' ? asc(listings.price) : desc(listings.price), ...newestFirst];
   const [rows, counted] = await Promise.all([
-    pageByPrice(executor, { ...search, counted: false }, direction, order, selectRows, posted),
+    pageByPrice(executor, { ...search, counted: false }, direction, order, selectRows, conditions),
     search.counted ? newestFirstPage(executor, { ...search, offset: 0, limit: 1 }, selectIds) : undefined,
   ]);
   return { rows, total: counted?.total };

@@ -26,7 +26,7 @@ export interface PostedCondition {
   keys: string[];
   /** At most this many candidates (a listing holding two keys counts twice); Infinity past what was counted. */
   candidates: number;
-  /** About this many candidates, however many: what the cheapest condition is chosen by. */
+  /** About this many candidates, however many: what the condition read first is chosen by. */
   estimate: number;
   /** LIKE pattern of a search word's run among the listings' other words (search_other_words), when any holds it. */
   otherPattern?: string;
@@ -47,9 +47,10 @@ const MOST_OTHER_LISTINGS = 1_000;
 
 /**
  * How far an attribute term's postings are counted (an index-only read of at most this many
- * entries, about 2 ms): enough to tell a narrow filter from a broad one.
+ * entries): enough to tell whether a price-ordered page's first candidates hold them all. How
+ * broad a term is comes from the kept attribute values.
  */
-const COUNTED_TERM_POSTINGS = 10_000;
+const COUNTED_TERM_POSTINGS = 2_000;
 
 /** Attribute terms longer than this are not posted (a key must fit an index entry); migration 0019 keeps the same limit. */
 const LONGEST_POSTED_TERM = 200;
@@ -114,11 +115,12 @@ async function countsOf(executor: Executor, patterns: string[], terms: string[])
 }
 
 /**
- * The conditions of a search that the postings can give in price order. Left out: a word whose run
- * is too short, held by too many posted words, or found in too many descriptions; a term too long
- * to be posted.
+ * The conditions of a search that the postings can give in price order, each with how many
+ * candidates it has. Left out: a word whose run is too short, held by too many posted words, or
+ * found in too many descriptions; a term too long to be posted.
  */
-async function postedConditions(executor: Executor, search: PostedSearch): Promise<PostedCondition[]> {
+export async function postedConditions(executor: Executor, search: PostedSearch): Promise<PostedCondition[]> {
+  if (search.words.length === 0 && search.terms.length === 0) return [];
   const held = await postedWordsHolding(executor, search.words);
   // A run is split at punctuation, so it holds no `%`, `_` or `\` to escape.
   const patterns = held.map((row) => `%${row.run}%`);
@@ -139,17 +141,6 @@ async function postedConditions(executor: Executor, search: PostedSearch): Promi
     };
   });
   return [...words, ...attributes];
-}
-
-/**
- * The condition of the search with the fewest candidates, which the postings give in price order
- * at the least cost (every other condition is checked on each of them), or undefined when none can
- * be read so.
- */
-export async function cheapestPostedCondition(executor: Executor, search: PostedSearch): Promise<PostedCondition | undefined> {
-  if (search.words.length === 0 && search.terms.length === 0) return undefined;
-  const conditions = await postedConditions(executor, search);
-  return conditions.reduce<PostedCondition | undefined>((best, condition) => (best === undefined || condition.estimate < best.estimate ? condition : best), undefined);
 }
 
 /**

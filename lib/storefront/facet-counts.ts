@@ -4,6 +4,7 @@ import type { Executor } from '../db/client.js';
 import { listingAttributeValues, listings } from '../db/schema.js';
 import { countListings } from '../listings/kept-totals.js';
 import { priceOrderedPage, selectPrices } from '../listings/price-ordered.js';
+import { postedConditions } from '../listings/search-postings.js';
 import { categoryNamed, postedSearchOf, publicSearch, type PublicListingFilters } from './queries.js';
 
 /** Matching listings whose values are counted one by one: the counts are exact up to this many. */
@@ -38,8 +39,6 @@ interface CountedValues {
   /** How many listings match: exact up to COUNTED_LISTINGS, an estimate beyond. */
   total: number;
   exact: boolean;
-  /** The price range, when every match was read. */
-  priceRange?: FacetCounts['priceRange'];
 }
 
 interface ValueRow {
@@ -76,19 +75,18 @@ function countsOf(rows: ValueRow[], scale = 1): FieldCounts {
 async function countedValues(executor: Executor, search: StorefrontSearch, fields: string[]): Promise<CountedValues | undefined> {
   const { rows } = (await executor.execute(sql`
     with matching as (
-      select ${listings} as listing, ${listings.price} as price from ${listings}
+      select ${listings} as listing from ${listings}
       where ${and(search.indexed, search.checked)} limit ${COUNTED_LISTINGS + 1}
     )
-    select null as field, null as value, count(*)::int as listings, min(price)::float8 as lowest, max(price)::float8 as highest from matching
+    select null as field, null as value, count(*)::int as listings from matching
     union all
-    select offered.field, lower(offered.value), count(*)::int, null, null
+    select offered.field, lower(offered.value), count(*)::int
     from matching, listing_filter_values(matching.listing) as offered
     where offered.field = any(${sql.param(fields)}::text[])
-    group by 1, 2`)) as unknown as { rows: Array<ValueRow & { lowest: number | null; highest: number | null }> };
-  const read = rows.find((row) => row.field === null);
-  const matched = Number(read?.listings ?? 0);
+    group by 1, 2`)) as unknown as { rows: ValueRow[] };
+  const matched = Number(rows.find((row) => row.field === null)?.listings ?? 0);
   if (matched > COUNTED_LISTINGS) return undefined;
-  return { counts: countsOf(rows), total: matched, exact: true, priceRange: { min: read?.lowest ?? null, max: read?.highest ?? null } };
+  return { counts: countsOf(rows), total: matched, exact: true };
 }
 
 /**
@@ -137,10 +135,10 @@ async function countValues(executor: Executor, filters: PublicListingFilters, fi
 /** The lowest and highest price among the listings matching `filters`, each the first of the list in price order. */
 async function priceRangeOf(executor: Executor, filters: PublicListingFilters): Promise<FacetCounts['priceRange']> {
   const search = { ...publicSearch(executor, filters), offset: 0, limit: 1, counted: false };
-  const posted = postedSearchOf(filters);
+  const conditions = await postedConditions(executor, postedSearchOf(filters));
   const [lowest, highest] = await Promise.all([
-    priceOrderedPage(executor, search, 'asc', selectPrices, posted),
-    priceOrderedPage(executor, search, 'desc', selectPrices, posted),
+    priceOrderedPage(executor, search, 'asc', selectPrices, conditions),
+    priceOrderedPage(executor, search, 'desc', selectPrices, conditions),
   ]);
   return { min: lowest.rows[0]?.price ?? null, max: highest.rows[0]?.price ?? null };
 }
@@ -154,14 +152,16 @@ export async function findFacetCounts(executor: Executor, filters: PublicListing
   const selected = new Set(filters.attributes.map(([name]) => name.toLowerCase()));
   const ownSelection = fields.filter((field) => selected.has(field.toLowerCase()));
   const others = fields.filter((field) => !selected.has(field.toLowerCase()));
-  const [all, ...own] = await Promise.all([
-    countValues(executor, filters, others),
-    ...ownSelection.map((field) =>
-      countValues(executor, { ...filters, attributes: filters.attributes.filter(([name]) => name.toLowerCase() !== field.toLowerCase()) }, [field]),
-    ),
+  const [priceRange, [all, ...own]] = await Promise.all([
+    priceRangeOf(executor, filters),
+    Promise.all([
+      countValues(executor, filters, others),
+      ...ownSelection.map((field) =>
+        countValues(executor, { ...filters, attributes: filters.attributes.filter(([name]) => name.toLowerCase() !== field.toLowerCase()) }, [field]),
+      ),
+    ]),
   ]);
   const counts: FieldCounts = new Map(all.counts);
   ownSelection.forEach((field, index) => counts.set(field, own[index]!.counts.get(field) ?? new Map()));
-  const priceRange = all.priceRange ?? (await priceRangeOf(executor, filters));
   return { counts, total: all.total, priceRange, exact: all.exact && own.every((counted) => counted.exact) };
 }

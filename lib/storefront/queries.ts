@@ -8,7 +8,7 @@ import { categories, listings, users, type CustomSocial, type ListingStatus, typ
 import { countListings } from '../listings/kept-totals.js';
 import { DEFERRED_FROM, newestFirstPage, type NewestFirstSearch } from '../listings/newest-first.js';
 import { priceOrderedPage } from '../listings/price-ordered.js';
-import type { PostedSearch } from '../listings/search-postings.js';
+import { postedConditions, type PostedSearch } from '../listings/search-postings.js';
 import { relevantFirstPage } from '../listings/relevant-first.js';
 import type { TextSearch } from '../search/word-corrections.js';
 import { relevanceOf, searchMatches } from '../search/word-matches.js';
@@ -178,7 +178,8 @@ export async function findPublicListings(
     counted: page.page !== undefined,
   };
   if (order === 'price_asc' || order === 'price_desc') {
-    return priceOrderedPage(executor, search, order === 'price_asc' ? 'asc' : 'desc', publicPageRows, postedSearchOf(filters));
+    const conditions = await postedConditions(executor, postedSearchOf(filters));
+    return priceOrderedPage(executor, search, order === 'price_asc' ? 'asc' : 'desc', publicPageRows, conditions);
   }
   if (order === 'relevance' && filters.search) return relevantFirstPage(executor, search, relevanceOf(filters.search), publicPageRows);
   if (search.checked === undefined && search.offset < DEFERRED_FROM) {
