@@ -3,9 +3,8 @@
 -- the listings of a word or filter are read in price order straight from an index; the rest of its
 -- title and description words are kept beside it (search_other_words), so a text found only there
 -- is looked up through their own trigram index. A trigger on listings keeps both, row by row, for
--- available listings only. The kept attribute values get an index by term, which tells how broad a
--- filter is; titles get a trigram index of their own, so relevance finds the listings with a word
--- in the title without reading every description that holds it.
+-- available listings only. Titles get a trigram index of their own, so relevance finds the listings
+-- with a word in the title without reading every description that holds it.
 CREATE TABLE "search_other_words" (
 	"listingId" uuid PRIMARY KEY NOT NULL,
 	"words" text NOT NULL
@@ -20,7 +19,6 @@ CREATE TABLE "search_postings" (
 );
 --> statement-breakpoint
 CREATE INDEX "search_other_words_trgm_idx" ON "search_other_words" USING gin ("words" gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "listing_attribute_values_term_idx" ON "listing_attribute_values" USING btree (lower("field"),lower("value"));--> statement-breakpoint
 CREATE INDEX "listings_title_trgm_idx" ON "listings" USING gin ("title" gin_trgm_ops);--> statement-breakpoint
 -- What a listing is posted under, each once: its search words, and its attribute terms short
 -- enough for an index entry (a term holds `=`, which a search word never does; two attribute

@@ -359,12 +359,7 @@ export const listingAttributeValues = pgTable(
     value: text('value').notNull(),
     listings: integer('listings').notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.categoryId, t.field, t.value] }),
-    // The listings holding one attribute term (`name=value`, lower-cased) in every category: how
-    // broad a filter is, when price order picks what to read its candidates by (migration 0019).
-    index('listing_attribute_values_term_idx').on(sql`lower(${t.field})`, sql`lower(${t.value})`),
-  ],
+  (t) => [primaryKey({ columns: [t.categoryId, t.field, t.value] })],
 );
 
 /**
