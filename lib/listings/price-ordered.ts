@@ -63,12 +63,13 @@ const BOUND_MARGIN = 3;
 
 /**
  * A price that about BOUND_MARGIN times the matches the page needs reach (at least that dear, or
- * that cheap): read from the matches among the newest PROBE_WINDOW candidates, a sample of every
- * price. Undefined when the probe holds no match, or the bound would keep nearly every match.
+ * that cheap): read from the matches among the newest PROBE_WINDOW of the search's `candidates`, a
+ * sample of every price. Undefined when the probe holds no match, or the bound would keep nearly
+ * every match.
  */
-async function priceBound(executor: Executor, search: NewestFirstSearch, direction: PriceDirection): Promise<number | undefined> {
+async function priceBound(executor: Executor, search: NewestFirstSearch, direction: PriceDirection, candidates: number): Promise<number | undefined> {
   const probe = { ...search, offset: 0, limit: PROBE_WINDOW, counted: false };
-  const [probed, candidates] = await Promise.all([walkInOrder(executor, probe, selectPrices, PROBE_WINDOW, newestFirst), search.indexedCount()]);
+  const probed = await walkInOrder(executor, probe, selectPrices, PROBE_WINDOW, newestFirst);
   const prices = probed.map((row) => Number(row.price)).sort((a, b) => (direction === 'asc' ? a - b : b - a));
   // Each match of the probe stands for this many matches of every candidate.
   const share = Math.max(candidates, PROBE_WINDOW) / PROBE_WINDOW;
@@ -113,7 +114,7 @@ async function pageByPrice<Row>(
   // No source's first candidates held a match: the matches are few, and their filters' indexes find them.
   if (!matchesSeen) return (await throughFilterIndexes(executor, search, selectRows, order)).rows;
   // Every match at least as dear (or as cheap) as the bound comes before any other: when they fill the page, it is the page.
-  const bound = await priceBound(executor, search, direction);
+  const bound = await priceBound(executor, search, direction, indexedCandidates);
   if (bound !== undefined) {
     const beyondBound = direction === 'asc' ? lte(listings.price, bound) : gte(listings.price, bound);
     const bounded = await throughFilterIndexes(executor, { ...search, checked: and(search.checked, beyondBound) }, selectRows, order);

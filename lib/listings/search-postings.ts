@@ -94,24 +94,28 @@ async function postedWordsHolding(executor: Executor, words: PostedWord[]) {
  * and the available listings the kept attribute values give it in every category.
  */
 async function countsOf(executor: Executor, patterns: string[], terms: string[]) {
-  const counts = [
-    ...patterns.map(
-      (pattern) => sql`(select count(*)::int from (select 1 from search_other_words where words like ${pattern} limit ${MOST_OTHER_LISTINGS + 1}) as other)`,
-    ),
-    ...terms.flatMap((term) => {
-      // An attribute name never holds `=`, so the first one ends it.
-      const [name, value] = [term.slice(0, term.indexOf('=')), term.slice(term.indexOf('=') + 1)];
-      return [
-        sql`(select count(*)::int from (select 1 from search_postings where key = ${term} limit ${COUNTED_TERM_POSTINGS + 1}) as posted)`,
-        sql`(select coalesce(sum(listings), 0)::int from listing_attribute_values where lower(field) = ${name} and lower(value) = ${value})`,
-      ];
-    }),
-  ];
-  if (counts.length === 0) return { others: [], postings: [], kept: [] };
-  const { rows } = (await executor.execute(sql`select array[${sql.join(counts, sql`, `)}] as counts`)) as unknown as { rows: Array<{ counts: number[] }> };
-  const all = rows[0]!.counts;
-  const ofTerms = all.slice(patterns.length);
-  return { others: all.slice(0, patterns.length), postings: ofTerms.filter((_, index) => index % 2 === 0), kept: ofTerms.filter((_, index) => index % 2 === 1) };
+  const others = patterns.map(
+    (pattern) => sql`(select count(*)::int from (select 1 from search_other_words where words like ${pattern} limit ${MOST_OTHER_LISTINGS + 1}) as other)`,
+  );
+  const postings = terms.map(
+    (term) => sql`(select count(*)::int from (select 1 from search_postings where key = ${term} limit ${COUNTED_TERM_POSTINGS + 1}) as posted)`,
+  );
+  const kept = terms.map((term) => {
+    // An attribute name never holds `=`, so the first one ends it.
+    const split = term.indexOf('=');
+    return sql`(select coalesce(sum(listings), 0)::int from listing_attribute_values
+      where lower(field) = ${term.slice(0, split)} and lower(value) = ${term.slice(split + 1)})`;
+  });
+  if (patterns.length + terms.length === 0) return { others: [], postings: [], kept: [] };
+  const { rows } = (await executor.execute(sql`select array[${sql.join([...others, ...postings, ...kept], sql`, `)}] as counts`)) as unknown as {
+    rows: Array<{ counts: number[] }>;
+  };
+  const counts = rows[0]!.counts;
+  return {
+    others: counts.slice(0, patterns.length),
+    postings: counts.slice(patterns.length, patterns.length + terms.length),
+    kept: counts.slice(patterns.length + terms.length),
+  };
 }
 
 /**
