@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Extension } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
@@ -41,10 +41,29 @@ export function lockDataDir(dataDir: string): () => void {
   throw new Error(`Could not lock the embedded database in ${dataDir}.`);
 }
 
+/**
+ * PGlite links the extensions' libraries as it starts, all at once, and the dynamic linker fails
+ * whichever finishes while the other's symbols are still unresolved. The failed copy stays half
+ * linked: when that is pg_trgm, its similarity functions later call a null function pointer, and
+ * the engine, left with a dangling error context, spins forever on its next error report. Which
+ * library fails depends on timing, so it struck now and then, mostly under load. Turning off the
+ * start-up linking leaves each library to be linked when Postgres first opens it, one at a time,
+ * as its own libraries (plpgsql) already are.
+ */
+const linkLibrariesOnFirstUse: Extension = {
+  name: 'link-libraries-on-first-use',
+  setup: async (_pg, emscriptenOptions) => ({ emscriptenOpts: { ...emscriptenOptions, noWasmDecoding: true } }),
+};
+
+/** Opens the embedded database in `folder` with the extensions the migrations create. */
+export function createEmbeddedClient(folder: string): Promise<PGlite> {
+  return PGlite.create(folder, { extensions: { linkLibrariesOnFirstUse, btree_gin, pg_trgm } });
+}
+
 export async function openEmbeddedDatabase(dataDir: string): Promise<{ client: PGlite; release: () => void }> {
   const release = lockDataDir(dataDir);
   try {
-    const client = await PGlite.create(path.join(dataDir, DATABASE_FOLDER), { extensions: { btree_gin, pg_trgm } });
+    const client = await createEmbeddedClient(path.join(dataDir, DATABASE_FOLDER));
     return { client, release };
   } catch (error) {
     release();

@@ -4,10 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { createEmbeddedClient } from '../../lib/db/embedded.js';
 import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './databases.js';
 import type { PreparedDatabase } from './test-server.js';
 
@@ -35,7 +34,7 @@ export async function openRawDatabase(database: PreparedDatabase): Promise<RawDa
       close: () => client.end(),
     };
   }
-  const client = await PGlite.create(path.join(database.dataDir, 'pglite'), { extensions: { btree_gin, pg_trgm } });
+  const client = await createEmbeddedClient(path.join(database.dataDir, 'pglite'));
   return {
     query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
     exec: async (text) => {
