@@ -55,15 +55,18 @@ const linkLibrariesOnFirstUse: Extension = {
   setup: async (_pg, emscriptenOptions) => ({ emscriptenOpts: { ...emscriptenOptions, noWasmDecoding: true } }),
 };
 
-/** Opens the embedded database in `folder` with the extensions the migrations create. */
-export function createEmbeddedClient(folder: string): Promise<PGlite> {
-  return PGlite.create(folder, { extensions: { linkLibrariesOnFirstUse, btree_gin, pg_trgm } });
+/**
+ * Opens the embedded database of `dataDir` (creating it when there is none), with the extensions
+ * the migrations create, without taking the folder's lock: for callers that hold it or own the folder.
+ */
+export function createEmbeddedClient(dataDir: string): Promise<PGlite> {
+  return PGlite.create(path.join(dataDir, DATABASE_FOLDER), { extensions: { linkLibrariesOnFirstUse, btree_gin, pg_trgm } });
 }
 
 export async function openEmbeddedDatabase(dataDir: string): Promise<{ client: PGlite; release: () => void }> {
   const release = lockDataDir(dataDir);
   try {
-    const client = await createEmbeddedClient(path.join(dataDir, DATABASE_FOLDER));
+    const client = await createEmbeddedClient(dataDir);
     return { client, release };
   } catch (error) {
     release();

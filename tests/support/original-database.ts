@@ -3,7 +3,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createEmbeddedClient } from '../../lib/db/embedded.js';
@@ -34,7 +33,7 @@ export async function openRawDatabase(database: PreparedDatabase): Promise<RawDa
       close: () => client.end(),
     };
   }
-  const client = await createEmbeddedClient(path.join(database.dataDir, 'pglite'));
+  const client = await createEmbeddedClient(database.dataDir);
   return {
     query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
     exec: async (text) => {
@@ -59,7 +58,7 @@ export async function createEmptyDatabase(): Promise<PreparedDatabase> {
       },
     };
   }
-  const client = await PGlite.create(path.join(dataDir, 'pglite'));
+  const client = await createEmbeddedClient(dataDir);
   await client.close();
   return { env: { DATA_DIR: dataDir }, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
