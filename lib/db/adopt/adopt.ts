@@ -8,7 +8,7 @@ import { dataProblems } from './data-checks.js';
 import { inspectDatabase } from './inspect.js';
 import { applyMigrations, recordMigrations, serviceMigrations } from './migration-journal.js';
 import { planAdoption, type TablePlan } from './plan.js';
-import { queryRows } from './query-rows.js';
+import { queryRows } from '../query-rows.js';
 import { recognise, type OriginalTables } from './recognise.js';
 import { dropOriginal, moveOriginalAside } from './side-schema.js';
 
