@@ -141,7 +141,7 @@ function nearPage(executor: Executor, inCategory: boolean) {
 /** The search as price order reads it from the postings: its words (as typed, and the known words each stands for) and attribute terms. */
 export function postedSearchOf(filters: PublicListingFilters): PostedSearch {
   return {
-    words: filters.search?.words.map((word) => ({ typed: word.typed, known: [...word.exact, ...word.near] })) ?? [],
+    words: filters.search?.words.map((word) => ({ typed: word.typed, known: [...word.exact, ...word.near], wholeOnly: word.wholeOnly })) ?? [],
     terms: attributeTermsOf(filters),
   };
 }
