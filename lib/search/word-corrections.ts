@@ -18,6 +18,8 @@ export interface CorrectedWord {
 export interface TextSearch {
   text: string;
   words: CorrectedWord[];
+  /** A word matched only whole is held by no available listing (punctuation alone never is): no listing matches. */
+  matchesNothing: boolean;
 }
 
 /**
@@ -34,15 +36,19 @@ const NEAREST_WORDS = 40;
 export async function correctSearch(executor: Executor, text: string): Promise<TextSearch> {
   const typed = queryWords(text);
   const lookedUp = [...new Set(typed.filter((word) => !matchesWholeWordsOnly(word)).map(foldWord))];
-  const { rows } =
+  const wholeOnly = typed.filter(matchesWholeWordsOnly);
+  const [{ rows }, held] = (await Promise.all([
     lookedUp.length === 0
       ? { rows: [] }
-      : ((await executor.execute(sql`
+      : executor.execute(sql`
           select asked.word, known.term
           from unnest(${sql.param(lookedUp)}::text[]) as asked(word)
           cross join lateral (
             select term from search_terms where kind = 'word' order by term <-> asked.word limit ${NEAREST_WORDS}
-          ) as known`)) as unknown as { rows: Array<{ word: string; term: string }> });
+          ) as known`),
+    wholeOnly.length === 0 ? { rows: [] } : executor.execute(sql`select term from search_terms where kind = 'word' and term = any (${sql.param(wholeOnly)}::text[])`),
+  ])) as unknown as [{ rows: Array<{ word: string; term: string }> }, { rows: Array<{ term: string }> }];
+  const known = new Set(held.rows.map((row) => row.term));
   const words = typed.map((word): CorrectedWord => {
     if (matchesWholeWordsOnly(word)) return { typed: word, exact: [word], near: [], wholeOnly: true };
     const folded = foldWord(word);
@@ -56,5 +62,5 @@ export async function correctSearch(executor: Executor, text: string): Promise<T
     }
     return { typed: word, exact: [...exact], near: [...near].filter((term) => !exact.has(term)), wholeOnly: false };
   });
-  return { text, words };
+  return { text, words, matchesNothing: wholeOnly.some((word) => !known.has(word)) };
 }

@@ -184,6 +184,7 @@ export async function findPublicListings(
     limit: Math.min(page.limit, SERVED_RESULTS - offset),
     counted: page.page !== undefined,
   };
+  if (filters.search?.matchesNothing) return { rows: [], total: search.counted ? { total: 0, exact: true } : undefined };
   if (offset >= SERVED_RESULTS) {
     // Past the served results: no page is read, only the total the first page would give.
     const counted = search.counted ? await newestFirstPage(executor, { ...search, offset: 0, limit: 1 }, selectIds) : undefined;
