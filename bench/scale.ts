@@ -119,6 +119,23 @@ async function tokensAndIds(options: ScaleOptions): Promise<Fixture> {
   });
 }
 
+/**
+ * Storefront reads that once scanned the catalogue: words too short for a trigram or without
+ * letters, and pages far past the served results.
+ */
+const HOSTILE_SEARCHES: TimedRequest[] = [
+  { name: 'public list q of two characters', path: '/api/public/listings?q=5g' },
+  { name: 'public list q of two characters (m2)', path: '/api/public/listings?q=m2' },
+  { name: 'public list q of one punctuation mark', path: '/api/public/listings?q=%25' },
+  { name: 'public list q of punctuation, dearest first', path: '/api/public/listings?q=%23&sort=price_desc' },
+  { name: 'public list q of a letter and a backslash', path: '/api/public/listings?q=a%5C&page=1' },
+  { name: 'filter-options with a two-character q', path: '/api/public/filter-options?q=4k' },
+  { name: 'public list brand, page 100000', path: '/api/public/listings?brand=apple&page=100000' },
+  { name: 'public list q, page 2000', path: '/api/public/listings?q=Surface&page=2000' },
+  { name: 'public list page 1000000', path: '/api/public/listings?page=1000000' },
+  { name: 'suggest of punctuation', path: '/api/public/suggest?q=%25%25' },
+];
+
 /** Every GET of the spec, as anonymous, administrator and the agent with the most listings, with the filters that cost the most. */
 function readRequests(f: Fixture): TimedRequest[] {
   const admin = (name: string, path: string): TimedRequest => ({ name: `admin ${name}`, path, token: f.admin });
@@ -159,6 +176,16 @@ function readRequests(f: Fixture): TimedRequest[] {
     storefront('q + attribute, cheapest first', '?q=apple&storage=1TB&sort=price_asc&page=1'),
     storefront('q in descriptions only, by relevance', '?q=charger&page=1'),
     storefront('q in descriptions only, dearest first', '?q=charger&sort=price_desc&page=1'),
+    ...HOSTILE_SEARCHES.map(({ name, path }) => ({ name, path })),
+    storefront('q of three words, none matching', '?q=Apple%20Surface%20pro'),
+    storefront('q with a typo, no page', '?q=iphnoe'),
+    storefront('q matched whole, by relevance, page 1', '?q=i7&page=1'),
+    storefront('q matched whole, newest first, page 1', '?q=13&sort=newest&page=1'),
+    storefront('q matched whole + word, page 1', '?q=xps%2013&page=1'),
+    storefront('deep page within the served results', '?page=200'),
+    storefront('q, deep page within the served results', '?q=Surface&page=200'),
+    storefront('brand, last served page, cheapest first', '?brand=apple&sort=price_asc&page=200'),
+    { name: 'suggest after a short word', path: '/api/public/suggest?q=5g%20gal' },
     { name: 'filter-options with a broad q', path: '/api/public/filter-options?q=airpods' },
     { name: 'filter-options with a brand', path: '/api/public/filter-options?category=Phones&brand=apple' },
     { name: 'filter-options with a typo q', path: '/api/public/filter-options?category=Phones&q=iphnoe' },
@@ -256,9 +283,62 @@ async function explain(databaseUrl: string, statements: CapturedStatement[]): Pr
   });
 }
 
+/** How many hostile searches are sent at once under load. */
+const HOSTILE_AT_ONCE = 20;
+
+/** Milliseconds one request takes. */
+async function durationOf(request: BenchRequest): Promise<{ ms: number; status: number }> {
+  const started = performance.now();
+  const response = await send(request);
+  await response.arrayBuffer();
+  return { ms: performance.now() - started, status: response.status };
+}
+
+/**
+ * HOSTILE_AT_ONCE hostile searches at once, while a plain storefront read and readiness are asked
+ * (each in a row until the searches end): how long those take beside their usual time, and how
+ * the searches answered.
+ */
+async function hostileLoad(): Promise<string[]> {
+  const plain: BenchRequest = { path: '/api/public/listings' };
+  const ready: BenchRequest = { path: '/api/health/ready' };
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const usual = async (request: BenchRequest) => {
+    await durationOf(request);
+    const runs: number[] = [];
+    for (let run = 0; run < RUNS; run += 1) runs.push((await durationOf(request)).ms);
+    return median(runs);
+  };
+  const usualPlain = await usual(plain);
+  const usualReady = await usual(ready);
+  let searching = true;
+  const whileSearching = async (request: BenchRequest) => {
+    const runs: Array<{ ms: number; status: number }> = [];
+    while (searching || runs.length === 0) runs.push(await durationOf(request));
+    return runs;
+  };
+  const started = performance.now();
+  const searches = Promise.all(Array.from({ length: HOSTILE_AT_ONCE }, (_, index) => durationOf(HOSTILE_SEARCHES[index % HOSTILE_SEARCHES.length]!)));
+  const watched = Promise.all([whileSearching(plain), whileSearching(ready)]);
+  const answered = await searches;
+  const allMs = performance.now() - started;
+  searching = false;
+  const [plainRuns, readyRuns] = await watched;
+  const statuses = [...answered, ...plainRuns, ...readyRuns].map((run) => run.status);
+  const worst = (runs: Array<{ ms: number }>) => Math.max(...runs.map((run) => run.ms)).toFixed(1);
+  return [
+    `\n### ${HOSTILE_AT_ONCE} hostile searches at once\n`,
+    `searches: all answered in ${allMs.toFixed(1)} ms, slowest ${worst(answered)} ms; statuses ${[...new Set(answered.map((run) => run.status))].join(', ')}`,
+    `plain storefront read: usual ${usualPlain.toFixed(1)} ms; meanwhile ${plainRuns.length} reads, median ${median(plainRuns.map((run) => run.ms)).toFixed(1)} ms, slowest ${worst(plainRuns)} ms`,
+    `readiness: usual ${usualReady.toFixed(1)} ms; meanwhile ${readyRuns.length} checks, median ${median(readyRuns.map((run) => run.ms)).toFixed(1)} ms, slowest ${worst(readyRuns)} ms`,
+    `${statuses.filter((status) => status >= 500).length} answered 5xx.`,
+  ];
+}
+
 /**
  * Point by point at a million listings: every request of the spec one at a time (median of five
- * after a warm-up) against the 50 ms budget, and the plans of any that is over it.
+ * after a warm-up) against the 50 ms budget, and the plans of any that is over it; then hostile
+ * searches at once beside a plain read and readiness (hostileLoad()).
  */
 export async function benchScale(options: ScaleOptions): Promise<void> {
   // Every request reaches the database: an answer kept by the instance (ANSWER_CACHE_MS) would time nothing.
@@ -268,10 +348,12 @@ export async function benchScale(options: ScaleOptions): Promise<void> {
   const fixture = await tokensAndIds(options);
   let service: Service = await startService(env);
   let timings: Timing[];
+  let load: string[];
   try {
     timings = [];
     for (const request of readRequests(fixture)) timings.push(await timed(request));
     timings.push(...(await writeTimings(fixture, options.databaseUrl)));
+    load = await hostileLoad();
   } finally {
     await service.stop();
   }
@@ -282,6 +364,7 @@ export async function benchScale(options: ScaleOptions): Promise<void> {
   const failed = timings.filter((timing) => timing.status >= 500);
   const over = timings.filter((timing) => timing.medianMs > BUDGET_MS);
   console.log(`\n${timings.length - over.length} of ${timings.length} within ${BUDGET_MS} ms; ${failed.length} answered 5xx.`);
+  console.log(load.join('\n'));
   if (over.length === 0) return;
   service = await startService({ ...env, LOG_LEVEL: 'debug' });
   try {

@@ -43,6 +43,19 @@ describe('answers kept by the instance', () => {
     expect(titles(await api.get('/api/public/listings'))).toEqual(['Written here', 'Written elsewhere', 'First phone']);
   });
 
+  it('keeps one answer to a question however its parameters are ordered, and whatever parameters the endpoint does not read it carries', async () => {
+    const first = await api.get(`/api/public/listings?limit=20&category=${encodeURIComponent(phones.displayName)}`);
+    expect(first.status).toBe(200);
+    await buildListing(server.db, { categoryId: phones.id, agentId: agent.id, title: 'Unseen behind random parameters' });
+
+    for (const query of [`category=${encodeURIComponent(phones.displayName)}&limit=20`, `limit=20&nocache=${Math.random()}&category=${encodeURIComponent(phones.displayName)}&_=1`]) {
+      const kept = await api.get(`/api/public/listings?${query}`);
+      expect({ query, body: kept.body, etag: kept.headers.get('etag') }).toEqual({ query, body: first.body, etag: first.headers.get('etag') });
+    }
+    expect(titles(await api.get(`/api/public/listings?limit=21&category=${encodeURIComponent(phones.displayName)}&x=1`))[0]).toBe('Unseen behind random parameters');
+    expect((await api.get('/api/settings?random=1')).body).toEqual((await api.get('/api/settings?random=2')).body);
+  });
+
   it('drops only the answers carrying the tags a write names', async () => {
     const list = await api.get('/api/public/listings');
     const settings = await api.get('/api/settings');

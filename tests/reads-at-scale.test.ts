@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WALK_WINDOW } from '../lib/listings/newest-first.js';
 import { COUNTED_LISTINGS } from '../lib/storefront/facet-counts.js';
+import { SERVED_RESULTS } from '../lib/storefront/queries.js';
 import { insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
 import { buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
@@ -49,23 +50,29 @@ async function straightforward(where: SQL): Promise<string[]> {
 const available = sql`l.status = 'AVAILABLE'`;
 const contains = (text: string) => sql`(l.title ilike ${`%${text}%`} or l.description ilike ${`%${text}%`})`;
 const attribute = (name: string, value: string) => sql`lower(l.attributes ->> ${name}) = lower(${value})`;
+/** `word` (letters and digits) is a whole word of the title, brand or model. */
+const wholeWord = (word: string) =>
+  sql`lower(concat_ws(' ', l.title, l.attributes ->> 'brand', l.attributes ->> 'model')) ~ ${`(^|[^[:alnum:]])${word}([^[:alnum:]]|$)`}`;
 
 interface Answer {
   status: number;
   body: { data: Array<{ id: string }>; pagination?: { page: number; limit: number; total: number; totalPages: number; totalExact: boolean } };
 }
 
-/** The answer holds the expected page of `all`, and a total that is exact or flagged as an estimate. */
-function expectPage(answer: Answer, all: string[], page: number | undefined, limit: number): void {
+/**
+ * The answer holds the expected page of `all`, and a total that is exact or flagged as an
+ * estimate. A list serving only its first `served` results has no page past them.
+ */
+function expectPage(answer: Answer, all: string[], page: number | undefined, limit: number, served = Number.POSITIVE_INFINITY): void {
   expect(answer.status).toBe(200);
   const offset = ((page ?? 1) - 1) * limit;
-  expect(answer.body.data.map((item) => item.id)).toEqual(all.slice(offset, offset + limit));
+  expect(answer.body.data.map((item) => item.id)).toEqual(all.slice(0, served).slice(offset, offset + limit));
   if (page === undefined) {
     expect(answer.body.pagination).toBeUndefined();
     return;
   }
   const { total, totalExact, totalPages } = answer.body.pagination!;
-  expect(totalPages).toBe(Math.ceil(total / limit));
+  expect(totalPages).toBe(Math.ceil(Math.min(total, served) / limit));
   if (totalExact) expect(total).toBe(all.length);
   else expect(Math.abs(total - all.length) / all.length).toBeLessThan(0.5);
 }
@@ -93,17 +100,23 @@ describe('GET /api/public/listings at scale matches the straightforward statemen
     ['q=galaxy&storage=256GB&priceMax=800', () => sql`${available} and ${contains('galaxy')} and ${attribute('storage', '256GB')} and l.price <= 800`],
     ['category=Phones&brand=samsung&condition=Brand%20New', () =>
       sql`${available} and lower(c."displayName") = 'phones' and ${attribute('brand', 'samsung')} and ${attribute('condition', 'Brand New')}`],
+    // Words shorter than three characters or without letters match whole words only.
+    ['q=hp', () => sql`${available} and ${wholeWord('hp')}`],
+    ['q=13', () => sql`${available} and ${wholeWord('13')}`],
+    ['q=13&brand=dell', () => sql`${available} and ${wholeWord('13')} and ${attribute('brand', 'dell')}`],
+    ['q=xps%2013', () => sql`${available} and ${contains('xps')} and ${wholeWord('13')}`],
+    ['q=%25', () => sql`false`],
   ];
 
   for (const [query, where] of cases) {
     it(`answers ${query || 'no filter'} alike, without and with pages`, async () => {
       const all = await straightforward(where());
       const join = query ? `${query}&` : '';
-      expectPage(await api.get(`/api/public/listings?${join}limit=50`), all, undefined, 50);
+      expectPage(await api.get(`/api/public/listings?${join}limit=50`), all, undefined, 50, SERVED_RESULTS);
       for (const page of [1, 3, Math.max(1, Math.ceil(all.length / 50))]) {
-        expectPage(await api.get(`/api/public/listings?${join}limit=50&page=${page}`), all, page, 50);
+        expectPage(await api.get(`/api/public/listings?${join}limit=50&page=${page}`), all, page, 50, SERVED_RESULTS);
       }
-      expectPage(await api.get(`/api/public/listings?${join}limit=50&page=500`), all, 500, 50);
+      expectPage(await api.get(`/api/public/listings?${join}limit=50&page=500`), all, 500, 50, SERVED_RESULTS);
     });
   }
 });
@@ -131,9 +144,9 @@ describe('GET /api/public/listings at scale in price order matches the straightf
       it(`answers ${query || 'no filter'} by price ${direction} alike`, async () => {
         const all = await byPrice(where(), direction);
         const join = `${query ? `${query}&` : ''}sort=price_${direction}&limit=50`;
-        expectPage(await api.get(`/api/public/listings?${join}`), all, undefined, 50);
+        expectPage(await api.get(`/api/public/listings?${join}`), all, undefined, 50, SERVED_RESULTS);
         for (const page of [1, 3, Math.max(1, Math.ceil(all.length / 50))]) {
-          expectPage(await api.get(`/api/public/listings?${join}&page=${page}`), all, page, 50);
+          expectPage(await api.get(`/api/public/listings?${join}&page=${page}`), all, page, 50, SERVED_RESULTS);
         }
       });
     }
@@ -182,6 +195,10 @@ describe('GET /api/public/listings at scale in price order from the search posti
     ['storage=1TB', () => sql`${available} and ${attribute('storage', '1TB')}`],
     ['q=apple&storage=1TB', () => sql`${available} and (${contains('apple')} or ${knownWord('apple')}) and ${attribute('storage', '1TB')}`],
     ['brand=google', () => sql`${available} and l."attributeTerms" @> array['brand=google']`],
+    // Words matched whole only: their postings are read as they are.
+    ['q=hp', () => sql`${available} and ${wholeWord('hp')}`],
+    ['q=13&brand=apple', () => sql`${available} and ${wholeWord('13')} and ${attribute('brand', 'apple')}`],
+    ['q=%23', () => sql`false`],
     // A word and a filter value no listing holds.
     ['q=qqqzzz', () => sql`false`],
     ['brand=nosuchbrand&q=apple', () => sql`false`],
@@ -192,9 +209,9 @@ describe('GET /api/public/listings at scale in price order from the search posti
       it(`answers ${query} by price ${direction} alike`, async () => {
         const all = await byPrice(where(), direction);
         const join = `${query}&sort=price_${direction}&limit=50`;
-        expectPage(await api.get(`/api/public/listings?${join}`), all, undefined, 50);
+        expectPage(await api.get(`/api/public/listings?${join}`), all, undefined, 50, SERVED_RESULTS);
         for (const page of [1, 3, Math.max(1, Math.ceil(all.length / 50))]) {
-          expectPage(await api.get(`/api/public/listings?${join}&page=${page}`), all, page, 50);
+          expectPage(await api.get(`/api/public/listings?${join}&page=${page}`), all, page, 50, SERVED_RESULTS);
         }
       });
     }
@@ -203,6 +220,27 @@ describe('GET /api/public/listings at scale in price order from the search posti
   it('shows first, dearest first, the listings holding the word only in a description or a long title word', async () => {
     const answer = await api.get('/api/public/listings?q=airpods&sort=price_desc&limit=3');
     expect(answer.body.data.map((item: { title: string }) => item.title)).toEqual(['Galaxy S24 boxed', 'Pixel 9 boxed', expect.stringMatching(/^Cable bundlex+airpods/)]);
+  });
+});
+
+describe('GET /api/public/listings at scale serves the first 10,000 results', () => {
+  it('stops its pages at the 10,000th result, serves a page reaching it in part, and answers empty past it', async () => {
+    const all = await straightforward(available);
+    expect(all.length).toBeGreaterThan(SERVED_RESULTS);
+    for (const [limit, page] of [[100, 100], [30, 334], [100, 101], [50, 1_000_000]] as const) {
+      const answer = await api.get(`/api/public/listings?limit=${limit}&page=${page}`);
+      expectPage(answer, all, page, limit, SERVED_RESULTS);
+      expect(answer.body.pagination).toEqual({ page, limit, total: all.length, totalPages: Math.ceil(SERVED_RESULTS / limit), totalExact: true });
+    }
+    expect((await api.get('/api/public/listings?limit=30&page=334')).body.data).toHaveLength(10);
+  });
+
+  it("leaves the administrators' list uncapped", async () => {
+    const all = await straightforward(sql`true`);
+    const answer = await api.get('/api/listings?limit=100&page=101', { token: admin.token });
+    expectPage(answer, all, 101, 100);
+    expect(answer.body.data).toHaveLength(100);
+    expect(answer.body.pagination.totalPages).toBe(Math.ceil(all.length / 100));
   });
 });
 

@@ -71,7 +71,8 @@ describe('GET /api/public/listings: search that forgives typos and ranks by rele
 
   it('ranks title words first, then description-only matches, newest first within each', async () => {
     expect(await search('q=iphone')).toEqual([iphone14.id, iphone13.id, pixel.id]);
-    expect(await search('q=iphone%2013')).toEqual([iphone13.id, pixel.id]);
+    // `13` is matched only whole, in a title, brand or model: the Pixel's description naming it is not.
+    expect(await search('q=iphone%2013')).toEqual([iphone13.id]);
   });
 
   it('ranks every exact match above every typo match, however many newer typo matches there are, and pages across them', async () => {

@@ -39,10 +39,13 @@ export function raw(body: unknown, status = 200): Reply {
   return { status, body };
 }
 
-/** The paging of a list: `total` is a plain count (exact), or a counted total that may be an estimate (D31). */
-export function pagination(page: number, limit: number, total: number | { total: number; exact: boolean }): Pagination {
+/**
+ * The paging of a list: `total` is a plain count (exact), or a counted total that may be an
+ * estimate. A list that serves only its first `served` results has no pages past them.
+ */
+export function pagination(page: number, limit: number, total: number | { total: number; exact: boolean }, served = Number.POSITIVE_INFINITY): Pagination {
   const { total: count, exact } = typeof total === 'number' ? { total, exact: true } : total;
-  return { page, limit, total: count, totalPages: Math.ceil(count / limit), totalExact: exact };
+  return { page, limit, total: count, totalPages: Math.ceil(Math.min(count, served) / limit), totalExact: exact };
 }
 
 /** A page or asset sent as is, with its own content type and caching headers. */

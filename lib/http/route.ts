@@ -219,6 +219,19 @@ function fieldNamesOf(schema: AnySchema | undefined): ReadonlySet<string> | unde
   return schema && 'entries' in schema ? new Set(Object.keys(schema.entries as object)) : undefined;
 }
 
+/**
+ * Where a cacheable answer is kept in this instance: its path and the query parameters the
+ * endpoint reads, in name order. Validation ignores any other parameter, so it changes nothing in
+ * the answer, and a caller adding random ones is given the kept answer instead of reaching the
+ * database.
+ */
+function answerKeyOf(endpoint: Endpoint, url: URL): string {
+  const read = new Set([...(fieldNamesOf(endpoint.schemas.params) ?? []), ...(fieldNamesOf(endpoint.schemas.query) ?? [])]);
+  const parameters = new URLSearchParams([...url.searchParams].filter(([name]) => read.has(name)));
+  parameters.sort();
+  return `${url.pathname}?${parameters}`;
+}
+
 /** Authentication is loaded only by functions that have a non-public method, keeping public reads light. */
 async function callerOf(endpoint: Endpoint, request: IncomingRequest): Promise<AuthUser | null> {
   if (endpoint.access === 'public') return null;
@@ -300,7 +313,7 @@ async function respond(table: RouteTable, allowed: string, request: IncomingRequ
     return { status: 204, headers: { ...headers, ...PREFLIGHT_HEADERS }, body: null };
   }
   const endpoint = table[(method === 'HEAD' ? 'GET' : method) as HttpMethod];
-  const answerKey = endpoint?.edgeCache ? `${url.pathname}${url.search}` : undefined;
+  const answerKey = endpoint?.edgeCache ? answerKeyOf(endpoint, url) : undefined;
   const kept = answerKey === undefined ? undefined : keptAnswer(answerKey);
   if (kept) {
     discardBody(request);

@@ -9,6 +9,8 @@ import type { NewestFirstSearch, RowSelection } from './newest-first.js';
 export interface PostedWord {
   typed: string;
   known: string[];
+  /** Matched only as a whole word: its listings are the postings of its known words, counted by the kept word counts. */
+  wholeOnly: boolean;
 }
 
 /** What a storefront search can be read by in price order: its words, and its attribute filters as `name=value` terms. */
@@ -91,9 +93,10 @@ async function postedWordsHolding(executor: Executor, words: PostedWord[]) {
  * Counts, each its own subquery with its value as a parameter, so each is planned for it (a rare
  * run through the trigram index, a common one by reading rows until the limit): the listings
  * holding each pattern among their other words, and for each term its postings (up to a bound)
- * and the available listings the kept attribute values give it in every category.
+ * and the available listings the kept attribute values give it in every category; and the
+ * available listings holding each set of whole words.
  */
-async function countsOf(executor: Executor, patterns: string[], terms: string[]) {
+async function countsOf(executor: Executor, patterns: string[], terms: string[], wholeWords: string[][]) {
   const others = patterns.map(
     (pattern) => sql`(select count(*)::int from (select 1 from search_other_words where words like ${pattern} limit ${MOST_OTHER_LISTINGS + 1}) as other)`,
   );
@@ -106,30 +109,37 @@ async function countsOf(executor: Executor, patterns: string[], terms: string[])
     return sql`(select coalesce(sum(listings), 0)::int from listing_attribute_values
       where lower(field) = ${term.slice(0, split)} and lower(value) = ${term.slice(split + 1)})`;
   });
-  if (patterns.length + terms.length === 0) return { others: [], postings: [], kept: [] };
-  const { rows } = (await executor.execute(sql`select array[${sql.join([...others, ...postings, ...kept], sql`, `)}] as counts`)) as unknown as {
+  // Each available listing holding a word is counted once among search_terms' words (migration 0017).
+  const holding = wholeWords.map(
+    (words) => sql`(select coalesce(sum(listings), 0)::int from search_terms where kind = 'word' and term = any (${sql.param(words)}::text[]))`,
+  );
+  if (patterns.length + terms.length + wholeWords.length === 0) return { others: [], postings: [], kept: [], holding: [] };
+  const { rows } = (await executor.execute(sql`select array[${sql.join([...others, ...postings, ...kept, ...holding], sql`, `)}] as counts`)) as unknown as {
     rows: Array<{ counts: number[] }>;
   };
   const counts = rows[0]!.counts;
   return {
     others: counts.slice(0, patterns.length),
     postings: counts.slice(patterns.length, patterns.length + terms.length),
-    kept: counts.slice(patterns.length + terms.length),
+    kept: counts.slice(patterns.length + terms.length, patterns.length + 2 * terms.length),
+    holding: counts.slice(patterns.length + 2 * terms.length),
   };
 }
 
 /**
  * The conditions of a search that the postings can give in price order, each with how many
- * candidates it has. Left out: a word whose run is too short, held by too many posted words, or
- * found in too many descriptions; a term too long to be posted.
+ * candidates it has: a word matched only whole has exactly the postings of its known words. Left
+ * out: another word whose run is too short, held by too many posted words, or found in too many
+ * descriptions; a term too long to be posted.
  */
 export async function postedConditions(executor: Executor, search: PostedSearch): Promise<PostedCondition[]> {
   if (search.words.length === 0 && search.terms.length === 0) return [];
-  const held = await postedWordsHolding(executor, search.words);
+  const wholeWords = search.words.filter((word) => word.wholeOnly);
+  const held = await postedWordsHolding(executor, search.words.filter((word) => !word.wholeOnly));
   // A run is split at punctuation, so it holds no `%`, `_` or `\` to escape.
   const patterns = held.map((row) => `%${row.run}%`);
   const terms = search.terms.filter((term) => Buffer.byteLength(term) <= LONGEST_POSTED_TERM);
-  const counted = await countsOf(executor, patterns, terms);
+  const counted = await countsOf(executor, patterns, terms, wholeWords.map((word) => word.known));
   const words = held.flatMap((row, index): PostedCondition[] => {
     const otherListings = counted.others[index]!;
     if (otherListings > MOST_OTHER_LISTINGS) return [];
@@ -144,7 +154,11 @@ export async function postedConditions(executor: Executor, search: PostedSearch)
       estimate: Math.max(postings, counted.kept[index]!),
     };
   });
-  return [...words, ...attributes];
+  const whole = wholeWords.map((word, index): PostedCondition => {
+    const holding = counted.holding[index]!;
+    return { keys: word.known, candidates: holding, estimate: holding };
+  });
+  return [...whole, ...words, ...attributes];
 }
 
 /**

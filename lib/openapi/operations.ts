@@ -1,4 +1,5 @@
 import { COUNTED_LISTINGS, SAMPLED_CANDIDATES } from '../storefront/facet-counts.js';
+import { SERVED_RESULTS } from '../storefront/queries.js';
 
 /** What the route table cannot say about an operation: its summary, success shape and particular errors. */
 export interface OperationNotes {
@@ -87,6 +88,8 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
       '`pagination` is added when `page` is sent. ' +
       '`q` matches a listing when every word of it (split at spaces) is a substring of the title or description, ignoring case, ' +
       'or a word of the title, brand or model ignoring case and accents, or one typo (a letter added, missing, wrong, or two swapped) away from one; two typos for words of 8 letters or more, none under 4 letters. ' +
+      'A word shorter than 3 characters or without a letter (`5g`, `m2`, `128`, `%`) matches only a whole word of the title, brand or model, ignoring case; punctuation alone matches nothing. ' +
+      `Only the first ${SERVED_RESULTS.toLocaleString('en-US')} results are served: \`pagination.totalPages\` stops there, and a page past them (or past the last page) is empty. ` +
       '`sort=relevance` (the default with `q`) lists first every listing matching each word of `q` as typed in its title, brand or model, then the other matches (a word found only with typos or only in the description). ' +
       'Within each of the two, it ranks the newest 200 by, in order: the quality of the worst-matching word of `q` ' +
       '(a word of the title as typed, best; then a word of the brand or model as typed, or a substring of the title; then a word of the title, brand or model with typos; then a substring of the description only, last); ' +

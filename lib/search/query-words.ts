@@ -10,6 +10,18 @@ export function queryWords(text: string): string[] {
   return [...new Set(words)].slice(0, MAX_QUERY_WORDS);
 }
 
+/** Words shorter than this are matched only whole: a shorter run has no trigram to look it up by. */
+const SHORTEST_SUBSTRING_WORD = 3;
+
+/**
+ * Whether a search word matches only listings holding it as a whole word of their title, brand or
+ * model (`5g`, `m2`, `lg`, `%`): a word shorter than three characters, or without a letter, would
+ * match as a substring in nearly every listing, or through no index at all.
+ */
+export function matchesWholeWordsOnly(word: string): boolean {
+  return [...word].length < SHORTEST_SUBSTRING_WORD || !/\p{L}/u.test(word);
+}
+
 /** A word without case or accents: `Ïphone` and `iphone` fold to the same word. */
 export function foldWord(word: string): string {
   return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

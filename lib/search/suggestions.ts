@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
-import { allowedTypos, editDistance, foldWord, queryWords } from './query-words.js';
+import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, queryWords } from './query-words.js';
 
 export type SuggestionKind = 'title' | 'brand' | 'model' | 'category';
 
@@ -47,17 +47,35 @@ function hasWordStarting(column: SQL, starts: string[]): SQL {
 }
 
 /**
+ * `column` (lower-cased text) holds `word` whole, split into words as search words are: a check on
+ * the rows the last word's index lookup found, never a pattern of its own.
+ */
+function hasWholeWord(column: SQL, word: string): SQL {
+  return sql`${word} = any (regexp_split_to_array(${column}, '[[:space:][:punct:]]+'))`;
+}
+
+/** `column` (lower-cased text) holds an earlier word of the text: as a substring, or whole when it is matched only whole (matchesWholeWordsOnly()). */
+function holdsEarlier(column: SQL, word: string): SQL {
+  return matchesWholeWordsOnly(word) ? hasWholeWord(column, word) : sql`${column} like ${`%${likeEscaped(word)}%`}`;
+}
+
+/** A word starts only with a letter or digit: a last word of punctuation alone starts none. */
+const startsAWord = (word: string) => /[\p{L}\p{N}]/u.test(word);
+
+/**
  * Up to SUGGESTIONS titles, brands, models and categories of available listings that complete
  * `text`: its last word starts a word of theirs (typos allowed) and its other words appear in
- * them. Completions of the text as typed come first, then by how many listings carry them.
- * Titles, brands and models are read from search_terms; categories from the kept totals.
+ * them (see holdsEarlier()). Completions of the text as typed come first, then by how many
+ * listings carry them. Titles, brands and models are read from search_terms; categories from the
+ * kept totals.
  */
 export async function findSuggestions(executor: Executor, text: string): Promise<Suggestion[]> {
   const words = queryWords(text);
   const last = words.at(-1) ?? '';
+  if (!startsAWord(last)) return [];
   const earlier = words.slice(0, -1);
   const starts = await completedWords(executor, last);
-  const containsEarlier = (column: SQL) => sql.join([sql`true`, ...earlier.map((word) => sql`${column} like ${`%${likeEscaped(word)}%`}`)], sql` and `);
+  const containsEarlier = (column: SQL) => sql.join([sql`true`, ...earlier.map((word) => holdsEarlier(column, word))], sql` and `);
   const asTyped = (column: SQL) => hasWordStarting(column, [last]);
   const { rows } = (await executor.execute(sql`
     select kind, text, listings as count from (

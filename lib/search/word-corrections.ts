@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
-import { allowedTypos, editDistance, foldWord, queryWords } from './query-words.js';
+import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, queryWords } from './query-words.js';
 
 /** One word of a storefront search, with the known words it stands for. */
 export interface CorrectedWord {
@@ -10,12 +10,16 @@ export interface CorrectedWord {
   exact: string[];
   /** Known words a few typos away (allowedTypos()), none of them in `exact`. */
   near: string[];
+  /** Found only as a whole word of the title, brand or model (matchesWholeWordsOnly()), never as a substring. */
+  wholeOnly: boolean;
 }
 
 /** A storefront search: the text as typed and its words. */
 export interface TextSearch {
   text: string;
   words: CorrectedWord[];
+  /** A word matched only whole is held by no available listing (punctuation alone never is): no listing matches. */
+  matchesNothing: boolean;
 }
 
 /**
@@ -25,23 +29,28 @@ export interface TextSearch {
  */
 const NEAREST_WORDS = 40;
 
-/** Trigrams need three letters; shorter words are matched only as typed. */
-const SHORTEST_LOOKED_UP = 3;
-
-/** The words of `text`, each with the words of available titles, brands and models it may mean. */
+/**
+ * The words of `text`, each with the words of available titles, brands and models it may mean. A
+ * word matched only whole is not corrected: it stands for itself alone.
+ */
 export async function correctSearch(executor: Executor, text: string): Promise<TextSearch> {
   const typed = queryWords(text);
-  const lookedUp = [...new Set(typed.map(foldWord).filter((word) => word.length >= SHORTEST_LOOKED_UP))];
-  const { rows } =
+  const lookedUp = [...new Set(typed.filter((word) => !matchesWholeWordsOnly(word)).map(foldWord))];
+  const wholeOnly = typed.filter(matchesWholeWordsOnly);
+  const [{ rows }, held] = (await Promise.all([
     lookedUp.length === 0
       ? { rows: [] }
-      : ((await executor.execute(sql`
+      : executor.execute(sql`
           select asked.word, known.term
           from unnest(${sql.param(lookedUp)}::text[]) as asked(word)
           cross join lateral (
             select term from search_terms where kind = 'word' order by term <-> asked.word limit ${NEAREST_WORDS}
-          ) as known`)) as unknown as { rows: Array<{ word: string; term: string }> });
+          ) as known`),
+    wholeOnly.length === 0 ? { rows: [] } : executor.execute(sql`select term from search_terms where kind = 'word' and term = any (${sql.param(wholeOnly)}::text[])`),
+  ])) as unknown as [{ rows: Array<{ word: string; term: string }> }, { rows: Array<{ term: string }> }];
+  const known = new Set(held.rows.map((row) => row.term));
   const words = typed.map((word): CorrectedWord => {
+    if (matchesWholeWordsOnly(word)) return { typed: word, exact: [word], near: [], wholeOnly: true };
     const folded = foldWord(word);
     const exact = new Set([word]);
     const near = new Set<string>();
@@ -51,7 +60,7 @@ export async function correctSearch(executor: Executor, text: string): Promise<T
       if (distance === 0) exact.add(term);
       else if (distance <= allowedTypos(folded)) near.add(term);
     }
-    return { typed: word, exact: [...exact], near: [...near].filter((term) => !exact.has(term)) };
+    return { typed: word, exact: [...exact], near: [...near].filter((term) => !exact.has(term)), wholeOnly: false };
   });
-  return { text, words };
+  return { text, words, matchesNothing: wholeOnly.some((word) => !known.has(word)) };
 }

@@ -10,9 +10,18 @@ const knownWords = (words: string[]) => sql`${sql.param(words)}::text[]`;
 /** The title's own words, split as the stored search words are. */
 const titleWords = sql`listing_search_word_list(${listings.title}, '{}'::jsonb)`;
 
-/** One word found: as a substring of title or description (as before), or as a known word of the title, brand or model, typos allowed. */
+/** The listing holds one of `words` among the words of its title, brand and model (their GIN index finds it). */
+function holdsWord(words: string[]): SQL {
+  return sql`${listings.searchWords} && ${knownWords(words)}`;
+}
+
+/**
+ * One word found: as a substring of title or description (as before), or as a known word of the
+ * title, brand or model, typos allowed; a word matched only whole (`5g`, `%`) as that word alone.
+ */
 function wordMatches(word: CorrectedWord): SQL {
-  return sql`(${textMatches(word.typed)} or ${listings.searchWords} && ${knownWords([...word.exact, ...word.near])})`;
+  if (word.wholeOnly) return holdsWord(word.exact);
+  return sql`(${textMatches(word.typed)} or ${holdsWord([...word.exact, ...word.near])})`;
 }
 
 /**
@@ -47,7 +56,9 @@ function wordQuality(word: CorrectedWord): SQL<number> {
  */
 function matchesAsTyped(search: TextSearch): SQL {
   return and(
-    ...search.words.map((word) => sql`(${listings.searchWords} && ${knownWords(word.exact)} or ${listings.title} ilike ${containsPattern(word.typed)})`),
+    ...search.words.map((word) =>
+      word.wholeOnly ? holdsWord(word.exact) : sql`(${holdsWord(word.exact)} or ${listings.title} ilike ${containsPattern(word.typed)})`,
+    ),
   )!;
 }
 

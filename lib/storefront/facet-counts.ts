@@ -149,6 +149,7 @@ async function priceRangeOf(executor: Executor, filters: PublicListingFilters): 
  * current result.
  */
 export async function findFacetCounts(executor: Executor, filters: PublicListingFilters, fields: string[]): Promise<FacetCounts> {
+  if (filters.search?.matchesNothing) return { counts: new Map(), total: 0, priceRange: { min: null, max: null }, exact: true };
   const selected = new Set(filters.attributes.map(([name]) => name.toLowerCase()));
   const ownSelection = fields.filter((field) => selected.has(field.toLowerCase()));
   const others = fields.filter((field) => !selected.has(field.toLowerCase()));

@@ -10,7 +10,15 @@ import { correctSearch } from '../search/word-corrections.js';
 import { findFacetCounts } from './facet-counts.js';
 import { filterOptionsPresenter } from './filter-options.js';
 import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
-import { countInquiry, findCategoryFilterValues, findPublicListings, publicListingExists, viewPublicListing, type PublicListingFilters } from './queries.js';
+import {
+  countInquiry,
+  findCategoryFilterValues,
+  findPublicListings,
+  publicListingExists,
+  SERVED_RESULTS,
+  viewPublicListing,
+  type PublicListingFilters,
+} from './queries.js';
 import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type PublicListingsQuery, type SuggestQuery } from './schema.js';
 
 /**
@@ -45,7 +53,7 @@ export async function listPublicListings({ query }: Input<{ query: typeof Public
   const rules = await categoryRulesOf(db, rows);
   const items = rows.map((row) => publicListingPresenter({ ...row, categoryRules: rules.get(row.categoryId)! }));
   if (query.page === undefined || total === undefined) return ok(items);
-  return paginated(items, pagination(query.page, query.limit, total));
+  return paginated(items, pagination(query.page, query.limit, total, SERVED_RESULTS));
 }
 
 /** A view is counted by GET only: HEAD (link checkers, previews) answers whether it exists. */

@@ -6,7 +6,7 @@ import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Database, Executor } from '../db/client.js';
 import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
 import { countListings } from '../db/kept-totals.js';
-import { DEFERRED_FROM, newestFirstPage, type NewestFirstSearch } from '../listings/newest-first.js';
+import { DEFERRED_FROM, newestFirstPage, selectIds, type NewestFirstSearch } from '../listings/newest-first.js';
 import { priceOrderedPage } from '../listings/price-ordered.js';
 import { postedConditions, type PostedSearch } from '../listings/search-postings.js';
 import { relevantFirstPage } from '../listings/relevant-first.js';
@@ -141,7 +141,7 @@ function nearPage(executor: Executor, inCategory: boolean) {
 /** The search as price order reads it from the postings: its words (as typed, and the known words each stands for) and attribute terms. */
 export function postedSearchOf(filters: PublicListingFilters): PostedSearch {
   return {
-    words: filters.search?.words.map((word) => ({ typed: word.typed, known: [...word.exact, ...word.near] })) ?? [],
+    words: filters.search?.words.map((word) => ({ typed: word.typed, known: [...word.exact, ...word.near], wholeOnly: word.wholeOnly })) ?? [],
     terms: attributeTermsOf(filters),
   };
 }
@@ -160,8 +160,14 @@ export function publicSearch(executor: Executor, filters: PublicListingFilters):
 }
 
 /**
- * Available listings matching the filters in the order asked for, and (with a page) how many
- * match: exact from the kept totals for a category or none, and for few matches; an estimate,
+ * A storefront list serves its first this many results, as hosted search engines cap deep paging:
+ * a page past them is empty, and answered without reading one.
+ */
+export const SERVED_RESULTS = 10_000;
+
+/**
+ * Available listings matching the filters in the order asked for, among the first SERVED_RESULTS,
+ * and (with a page) how many match: exact from the kept totals for a category or none, and for few matches; an estimate,
  * flagged, for broad row filters (D31). A near page without row filters, newest first, runs a
  * prepared statement; see newestFirstPage() for how matches are found otherwise.
  */
@@ -171,12 +177,19 @@ export async function findPublicListings(
   page: PublicListingsPage,
   order: PublicListingOrder,
 ): Promise<{ rows: PublicListingPageRow[]; total?: MatchedTotal }> {
+  const offset = ((page.page ?? 1) - 1) * page.limit;
   const search: NewestFirstSearch = {
     ...publicSearch(executor, filters),
-    offset: ((page.page ?? 1) - 1) * page.limit,
-    limit: page.limit,
+    offset,
+    limit: Math.min(page.limit, SERVED_RESULTS - offset),
     counted: page.page !== undefined,
   };
+  if (filters.search?.matchesNothing) return { rows: [], total: search.counted ? { total: 0, exact: true } : undefined };
+  if (offset >= SERVED_RESULTS) {
+    // Past the served results: no page is read, only the total the first page would give.
+    const counted = search.counted ? await newestFirstPage(executor, { ...search, offset: 0, limit: 1 }, selectIds) : undefined;
+    return { rows: [], total: counted?.total };
+  }
   if (order === 'price_asc' || order === 'price_desc') {
     const conditions = await postedConditions(executor, postedSearchOf(filters));
     return priceOrderedPage(executor, search, order === 'price_asc' ? 'asc' : 'desc', publicPageRows, conditions);
