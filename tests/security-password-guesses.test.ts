@@ -55,8 +55,8 @@ describe('current password guesses', () => {
   it("checks another account's sign-in while one account's wrong current passwords wait for the hashing worker", async () => {
     const agent = await buildAgent(server.db);
     const admin = await buildAdmin(server.db);
-    // A cost-12 hash makes each of the agent's checks slow enough to queue behind one another.
-    await server.db.update(users).set({ password: await bcryptHash(agent.password, 12) }).where(eq(users.id, agent.id));
+    // A cost-11 hash makes each of the agent's checks slow enough to queue behind one another.
+    await server.db.update(users).set({ password: await bcryptHash(agent.password, 11) }).where(eq(users.id, agent.id));
     const answered: string[] = [];
     const guesses = Array.from({ length: 8 }, (_, guess) =>
       changeEmail(agent, `flood-${guess}@example.com`, `wrong-${guess}`).then((response) => {
@@ -77,10 +77,11 @@ describe('current password guesses', () => {
     expect(adminAnswer.body.data.user.id).toBe(admin.id);
     expect(floodAnswers.filter((response) => response.status === 403)).toHaveLength(5);
     for (const refused of floodAnswers.filter((response) => response.status !== 403)) expectTooMany(refused);
-    // Taking turns, the admin's check waits for at most the one check already running.
-    expect(answered.slice(answered.indexOf('sign-in')).filter((entry) => entry === 'guess 403').length).toBeGreaterThanOrEqual(4);
+    // Taking turns, the admin's check waits for the one check already running, so most of the
+    // agent's are answered after it; queued behind all of them, it would be answered last.
+    expect(answered.slice(answered.indexOf('sign-in')).filter((entry) => entry === 'guess 403').length).toBeGreaterThanOrEqual(3);
     expect(await emailOf(agent)).toBe(agent.email);
-  });
+  }, 120_000);
 });
 
 describe('device tokens', () => {
