@@ -58,11 +58,15 @@ export const LoginBody = v.object(
   {
     email: v.pipe(v.string('must be a string'), v.trim(), v.toLowerCase(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)),
     password: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.check(fitsBcrypt, `must be at most ${MAX_PASSWORD_BYTES} bytes`)),
-    /**
-     * The `deviceToken` an earlier sign-in on this device answered: with it, only this device's own
-     * failures can refuse the sign-in. One that is not valid for the account is simply not counted on.
-     */
-    deviceToken: v.optional(v.pipe(v.string('must be a string'), v.maxLength(MAX_DEVICE_TOKEN_LENGTH, `must be at most ${MAX_DEVICE_TOKEN_LENGTH} characters`))),
+    deviceToken: v.optional(
+      v.pipe(
+        v.string('must be a string'),
+        v.maxLength(MAX_DEVICE_TOKEN_LENGTH, `must be at most ${MAX_DEVICE_TOKEN_LENGTH} characters`),
+        v.description(
+          'The `deviceToken` an earlier sign-in on this device answered: with a valid one of this account, only this device\'s own failures can refuse the sign-in. One that is not valid for the account counts for nothing.',
+        ),
+      ),
+    ),
   },
   fieldsMessage,
 );
