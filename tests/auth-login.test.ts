@@ -19,7 +19,7 @@ describe('POST /api/auth/login: happy path', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       success: true,
-      data: { user: { id: agent.id, email: agent.email, name: agent.name, role: 'AGENT' }, token: expect.any(String) },
+      data: { user: { id: agent.id, email: agent.email, name: agent.name, role: 'AGENT' }, token: expect.any(String), deviceToken: expect.any(String) },
     });
     const claims = decodeJwt(response.body.data.token);
     expect(claims).toMatchObject({ sub: agent.id, email: agent.email, role: 'AGENT' });

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKeys, listings } from '../lib/db/schema.js';
+import { idempotencyKeys, listings, rateLimits } from '../lib/db/schema.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
@@ -100,5 +100,32 @@ describe('Idempotency-Key on creating requests (D34)', () => {
     const swept = await api.get('/api/cron/sweep', { token: CRON_SECRET });
     expect(swept.body.data.idempotencyKeysRemoved).toBeGreaterThanOrEqual(1);
     expect(await server.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'old-key'))).toEqual([]);
+  });
+
+  it('never keeps a 429 under its key: a trigger refused by the posting limit runs anew when retried with that key later', async () => {
+    const created = await api.post('/api/listings', { token: agent.token, json: listing('Posted by hand') });
+    const listingId: string = created.body.data.id;
+    await settleDeferredWork();
+    bot.reset();
+    const trigger = (key: string) => api.post(`/api/syndication/trigger/${listingId}`, { token: agent.token, headers: withKey(key) });
+    const keys = Array.from({ length: 6 }, (_, index) => `trigger-${index}`);
+    const answers = [];
+    for (const key of keys) answers.push(await trigger(key));
+    expect(answers.slice(0, 5).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    const refused = answers[5]!;
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const kept = await server.db.select({ key: idempotencyKeys.key, status: idempotencyKeys.status }).from(idempotencyKeys).where(eq(idempotencyKeys.scope, agent.id));
+    expect(kept.filter((row) => row.key.startsWith('trigger-')).sort((a, b) => a.key.localeCompare(b.key))).toEqual(keys.slice(0, 5).map((key) => ({ key, status: 200 })));
+
+    await server.db.update(rateLimits).set({ resetAt: sql`now() - interval '1 second'` }).where(eq(rateLimits.key, `channel-post-listing:${listingId}`));
+    const retried = await trigger('trigger-5');
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(retried.body).toEqual({ success: true, data: { listingId, messageId: expect.any(Number), message: 'Listing posted to the channel' } });
+    expect(bot.callsTo('sendMessage')).toHaveLength(6);
+    const [retriedKey] = await server.db.select({ status: idempotencyKeys.status }).from(idempotencyKeys).where(eq(idempotencyKeys.key, 'trigger-5'));
+    expect(retriedKey?.status).toBe(200);
   });
 });

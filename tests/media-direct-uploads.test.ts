@@ -196,7 +196,9 @@ describe('listings with images uploaded directly', () => {
     const ref = await uploaded(agent, png);
     const response = await api.post('/api/listings', { token: agent.token, json: { ...fields('Twice'), imageRefs: [ref, ref] } });
     expect(response.status).toBe(400);
-    expect(response.body.details).toEqual([expect.objectContaining({ field: 'imageRefs', message: 'must not name an image twice' })]);
+    expect(response.body.error).toBe('imageRefs must not name an image twice');
+    expect(response.body.details).toEqual([{ field: 'imageRefs[1]', message: 'names an image already named', received: ref.secure_url }]);
+    expect(await listingsTitled('Twice')).toHaveLength(0);
   });
 
   it('counts refs with the uploaded files against the 10-image limit, uploading none of the files', async () => {

@@ -22,7 +22,7 @@ function verifyFrom(address: string) {
 }
 
 async function counterOf(address: string) {
-  const [row] = await server.db.select().from(rateLimits).where(eq(rateLimits.key, `verify-agent-code:${address}`));
+  const [row] = await server.db.select().from(rateLimits).where(eq(rateLimits.key, `agent-code-checks:${address}`));
   return row;
 }
 
@@ -65,7 +65,7 @@ describe('the fixed window', () => {
     await server.db
       .update(rateLimits)
       .set({ resetAt: sql`now() - interval '1 second'` })
-      .where(eq(rateLimits.key, `verify-agent-code:${address}`));
+      .where(eq(rateLimits.key, `agent-code-checks:${address}`));
     expect((await verifyFrom(address)).status).toBe(200);
     const counter = await counterOf(address);
     expect(counter?.count).toBe(1);
@@ -83,7 +83,7 @@ describe('the fixed window', () => {
     const keys = (await server.db.select({ key: rateLimits.key }).from(rateLimits)).map((row) => row.key);
     expect(keys).not.toContain('stale:one');
     expect(keys).toContain('live:one');
-    expect(keys).toContain(`verify-agent-code:${address}`);
+    expect(keys).toContain(`agent-code-checks:${address}`);
   });
 });
 

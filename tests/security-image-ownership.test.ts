@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { directUploads, listings } from '../lib/db/schema.js';
 import type { DirectUploadTicket } from '../lib/media/direct-upload.js';
 import { buildCategory } from './support/catalog-factories.js';
 import { buildAgent, type TestUser } from './support/factories.js';
@@ -46,5 +48,29 @@ describe('a directly uploaded image belongs to one listing, whatever URL names i
         expect(second.status, variant).toBe(409);
       }
     }
+  });
+
+  it('refuses one upload named under several URL variants in one request as an image named twice, storing nothing', async () => {
+    const owner = await buildAgent(server.db);
+    const categoryId = (await buildCategory(server.db)).id;
+    const response = await upload(owner);
+    const variants = variantsOf(response.secure_url);
+    const imageRefs = [response, ...variants.map((variant) => ({ ...response, secure_url: variant }))];
+
+    const refused = await api.post('/api/listings', {
+      token: owner.token,
+      json: { title: 'Named five times', price: 10, categoryId, attributes: { brand: 'Apple', model: 'X', storage: '64GB' }, imageRefs },
+    });
+
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      success: false,
+      error: 'imageRefs must not name an image twice',
+      details: variants.map((variant, index) => ({ field: `imageRefs[${index + 1}]`, message: 'names an image already named', received: variant })),
+    });
+    expect(await server.db.select().from(listings).where(eq(listings.title, 'Named five times'))).toEqual([]);
+    const [record] = await server.db.select().from(directUploads).where(eq(directUploads.publicId, response.public_id));
+    expect(record?.attachedAt).toBeNull();
+    expect(host.images.has(response.public_id)).toBe(true);
   });
 });

@@ -1,7 +1,9 @@
+import { countAgentCodeCheck } from '../../lib/auth/agent-code-limits.js';
 import { register } from '../../lib/auth/handlers.js';
 import { RegisterBody } from '../../lib/auth/schema.js';
+import { signUpReplay } from '../../lib/auth/sign-up-replay.js';
 import { endpoint, route } from '../../lib/http/route.js';
 
 export default route({
-  POST: endpoint('public', { body: RegisterBody }, register, { idempotent: true }),
+  POST: endpoint('public', { body: RegisterBody }, register, { idempotent: signUpReplay, rateLimit: countAgentCodeCheck }),
 });

@@ -4,14 +4,9 @@ import type { IdParams } from '../http/common-schemas.js';
 import { notFoundError } from '../http/api-error.js';
 import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
-import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
+import { countWrongAgentCode } from './agent-code-limits.js';
 import { findUsableAgentCode, insertAgentCode, listAgentCodes, revokeAgentCode } from './agent-code-queries.js';
 import type { AdminListQuery, AgentCodeCreateBody, VerifyAgentCodeBody } from './schema.js';
-
-/** D17: code checks per client address, which keeps the 6-digit space from being walked. */
-const VERIFY_AGENT_CODE_LIMIT = { limit: 20, windowSeconds: 15 * 60 };
-/** D40: checks of agent codes from all addresses together. */
-const VERIFY_AGENT_CODE_GLOBAL_LIMIT = { limit: 300, windowSeconds: 15 * 60 };
 
 /** D38: with LEGACY_CLIENT_FIELDS on, the original admin panel's names beside the spec's. */
 function agentCodeView<T extends { usable: boolean; useCount: number }>(code: T): T | (T & { isActive: boolean; uses: number }) {
@@ -44,13 +39,12 @@ export async function revokeCode({ params }: Input<{ params: typeof IdParams }>)
   return ok({ id: revoked.id });
 }
 
-export async function verifyAgentCode(
-  { body }: Input<{ body: typeof VerifyAgentCodeBody }>,
-  ctx: RequestContext<'public'>,
-): Promise<Reply> {
-  await enforceRateLimit({ key: `verify-agent-code:${ctx.clientIp}`, ...VERIFY_AGENT_CODE_LIMIT });
-  // Codes are six digits: however many addresses a guesser has, the whole shop allows this many tries.
-  await enforceRateLimit({ key: 'verify-agent-code:all', ...VERIFY_AGENT_CODE_GLOBAL_LIMIT });
+/** Counted against the address's budget by the route (countAgentCodeCheck); a miss also shop-wide. */
+export async function verifyAgentCode({ body }: Input<{ body: typeof VerifyAgentCodeBody }>): Promise<Reply> {
   const code = await findUsableAgentCode(await getDb(), body.code);
-  return ok(code ? { valid: true, agentName: code.agentName, agentPhone: code.agentPhone } : { valid: false, agentName: null, agentPhone: null });
+  if (!code) {
+    await countWrongAgentCode();
+    return ok({ valid: false, agentName: null, agentPhone: null });
+  }
+  return ok({ valid: true, agentName: code.agentName, agentPhone: code.agentPhone });
 }

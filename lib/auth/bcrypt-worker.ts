@@ -12,60 +12,116 @@ const { parentPort, workerData } = require('node:worker_threads');
 const bcrypt = require(workerData.bcryptPath);
 // On Linux the nice value is per thread: this thread yields the CPU to the one serving requests.
 try { require('node:os').setPriority(19); } catch {}
-parentPort.on('message', ({ id, operation, password, hashOrRounds }) => {
+parentPort.on('message', ({ operation, password, hashOrRounds }) => {
   try {
     const result = operation === 'hash' ? bcrypt.hashSync(password, hashOrRounds) : bcrypt.compareSync(password, hashOrRounds);
-    parentPort.postMessage({ id, result });
+    parentPort.postMessage({ result });
   } catch (error) {
-    parentPort.postMessage({ id, error: String(error && error.message || error) });
+    parentPort.postMessage({ error: String(error && error.message || error) });
   }
 });
 `;
 
 interface Job {
+  operation: 'hash' | 'compare';
+  password: string;
+  hashOrRounds: string | number;
   resolve: (value: string | boolean) => void;
   reject: (error: Error) => void;
 }
 
+/** The jobs waiting in one lane, and how many of its jobs ran since it was last empty. */
+interface Lane {
+  waiting: Job[];
+  served: number;
+}
+
+/** The lane of work with no account or client behind it (start-up, command-line tools). */
+export const SERVICE_LANE = 'service';
+
 let worker: Worker | undefined;
-const jobs = new Map<number, Job>();
-let nextId = 0;
+let running: { job: Job; lane: string } | undefined;
+const lanes = new Map<string, Lane>();
 
 function startWorker(): Worker {
   const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: createRequire(import.meta.url).resolve('bcryptjs') } });
-  started.on('message', ({ id, result, error }: { id: number; result?: string | boolean; error?: string }) => {
-    const job = jobs.get(id);
-    jobs.delete(id);
-    if (error !== undefined) job?.reject(new Error(error));
-    else job?.resolve(result!);
-    if (jobs.size === 0) started.unref();
+  started.on('message', ({ result, error }: { result?: string | boolean; error?: string }) => {
+    const finished = running;
+    running = undefined;
+    if (finished) {
+      settleLane(finished.lane);
+      if (error !== undefined) finished.job.reject(new Error(error));
+      else finished.job.resolve(result!);
+    }
+    dispatch();
   });
-  // A dead worker fails what it held; the next job starts a new one.
+  // A dead worker fails the job it held; the next job starts a new one.
   started.on('error', (error) => {
     worker = undefined;
-    for (const job of jobs.values()) job.reject(error);
-    jobs.clear();
+    const failed = running;
+    running = undefined;
+    if (failed) {
+      settleLane(failed.lane);
+      failed.job.reject(error);
+    }
+    dispatch();
   });
   started.unref();
   return started;
 }
 
-function run<T extends string | boolean>(operation: 'hash' | 'compare', password: string, hashOrRounds: string | number): Promise<T> {
+/** A lane with nothing waiting and nothing running is forgotten, so its next job starts afresh. */
+function settleLane(name: string): void {
+  const lane = lanes.get(name);
+  if (lane && lane.waiting.length === 0) lanes.delete(name);
+}
+
+/**
+ * The lane to serve next: the one whose jobs ran least since it was last empty, the earliest come
+ * among equals. A flood of checks in one lane therefore waits behind every other lane's next job.
+ */
+function nextLane(): [string, Lane] | undefined {
+  let chosen: [string, Lane] | undefined;
+  for (const entry of lanes) {
+    if (entry[1].waiting.length > 0 && (!chosen || entry[1].served < chosen[1].served)) chosen = entry;
+  }
+  return chosen;
+}
+
+function dispatch(): void {
+  if (running) return;
+  const next = nextLane();
+  if (!next) {
+    worker?.unref();
+    return;
+  }
+  const [name, lane] = next;
+  const job = lane.waiting.shift()!;
+  lane.served += 1;
+  running = { job, lane: name };
   worker ??= startWorker();
-  const current = worker;
-  const id = (nextId += 1);
+  // A job in flight keeps the process (and a function invocation) alive until it is answered.
+  worker.ref();
+  worker.postMessage({ operation: job.operation, password: job.password, hashOrRounds: job.hashOrRounds });
+}
+
+/**
+ * Queues a job in its lane (an account, a device, a client address): lanes take turns on the one
+ * worker, so no lane's checks can hold back another lane's.
+ */
+function run<T extends string | boolean>(lane: string, operation: Job['operation'], password: string, hashOrRounds: string | number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    jobs.set(id, { resolve: resolve as Job['resolve'], reject });
-    // A job in flight keeps the process (and a function invocation) alive until it is answered.
-    current.ref();
-    current.postMessage({ id, operation, password, hashOrRounds });
+    const queued = lanes.get(lane) ?? { waiting: [], served: 0 };
+    queued.waiting.push({ operation, password, hashOrRounds, resolve: resolve as Job['resolve'], reject });
+    lanes.set(lane, queued);
+    dispatch();
   });
 }
 
-export function bcryptHash(password: string, rounds: number): Promise<string> {
-  return run<string>('hash', password, rounds);
+export function bcryptHash(password: string, rounds: number, lane = SERVICE_LANE): Promise<string> {
+  return run<string>(lane, 'hash', password, rounds);
 }
 
-export function bcryptCompare(password: string, hash: string): Promise<boolean> {
-  return run<boolean>('compare', password, hash);
+export function bcryptCompare(password: string, hash: string, lane = SERVICE_LANE): Promise<boolean> {
+  return run<boolean>(lane, 'compare', password, hash);
 }

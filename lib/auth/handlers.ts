@@ -1,10 +1,12 @@
-import { getDb } from '../db/client.js';
+import { getDb, type Database } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
 import { created, ok, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
-import { enforceRateLimit, enforceRateLimits } from '../rate-limit/enforce-rate-limit.js';
+import { enforceRateLimits, limitFailures } from '../rate-limit/enforce-rate-limit.js';
+import { countWrongAgentCode } from './agent-code-limits.js';
 import { consumeAgentCode, findUsableAgentCode, recordAgentCodeUser } from './agent-code-queries.js';
+import { signDeviceToken, verifyDeviceToken, type TrustedDevice } from './device-tokens.js';
 import { hashPassword, passwordMatches } from './passwords.js';
 import { userSummary } from './presenter.js';
 import { findCredentials, insertAgent } from './queries.js';
@@ -13,14 +15,14 @@ import { withSignInSlot } from './sign-in-slots.js';
 import { signToken } from './tokens.js';
 
 const FIFTEEN_MINUTES = 15 * 60;
-/** D17: sign-ups per client address. */
-const REGISTER_LIMIT = { limit: 20, windowSeconds: FIFTEEN_MINUTES };
-/** D17: sign-in attempts per e-mail and client address. */
+/** Sign-in attempts per e-mail and client address. */
 const LOGIN_LIMIT = { limit: 10, windowSeconds: FIFTEEN_MINUTES };
-/** D40: sign-in attempts per account, whatever the address. */
+/** Sign-in attempts per account, whatever the address, from clients without the account's device token. */
 const LOGIN_ACCOUNT_LIMIT = { limit: 50, windowSeconds: FIFTEEN_MINUTES };
 /** Sign-in attempts per address across every e-mail, so fresh e-mails do not buy fresh guesses. */
 const LOGIN_ADDRESS_LIMIT = { limit: 30, windowSeconds: FIFTEEN_MINUTES };
+/** Wrong passwords per device token: a device's own limit, whatever strangers try. */
+const DEVICE_FAILURE_LIMIT = { limit: 10, windowSeconds: FIFTEEN_MINUTES };
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 const INVALID_AGENT_CODE = 'Invalid or expired agent code';
@@ -28,19 +30,22 @@ const EMAIL_TAKEN = 'A record with that value already exists';
 
 /**
  * Sign-up with an agent code: the account is always an AGENT, and the code's use is taken with it.
- * Everything cheap is checked before the password is hashed; the code and the address are checked
- * again, atomically, when the account is written.
+ * The address's budget of code checks is counted by the route before this runs (countAgentCodeCheck);
+ * a wrong code also counts shop-wide. Everything cheap is checked before the password is hashed;
+ * the code is checked again, atomically, when the account is written.
  */
 export async function register(
   { body }: Input<{ body: typeof RegisterBody }>,
   ctx: RequestContext<'public'>,
 ): Promise<Reply> {
-  await enforceRateLimit({ key: `register:${ctx.clientIp}`, ...REGISTER_LIMIT });
   const db = await getDb();
-  if (!(await findUsableAgentCode(db, body.agentCode))) throw ApiError.badRequest(INVALID_AGENT_CODE);
+  if (!(await findUsableAgentCode(db, body.agentCode))) {
+    await countWrongAgentCode();
+    throw ApiError.badRequest(INVALID_AGENT_CODE);
+  }
   if (await findCredentials(db, body.email)) throw ApiError.conflict(EMAIL_TAKEN);
   // Hashing is slow: done before the transaction so the code's row is never held locked meanwhile.
-  const passwordHash = await hashPassword(body.password);
+  const passwordHash = await hashPassword(body.password, `sign-up:${ctx.clientIp}`);
   const user = await inTransaction(db, async (tx) => {
     const code = await consumeAgentCode(tx, body.agentCode);
     if (!code) throw ApiError.badRequest(INVALID_AGENT_CODE);
@@ -51,21 +56,58 @@ export async function register(
   return created({ user: userSummary(user), token: await signToken(user) });
 }
 
+type Credentials = NonNullable<Awaited<ReturnType<typeof findCredentials>>>;
+
+async function signedIn(account: Credentials): Promise<Reply> {
+  const [token, deviceToken] = await Promise.all([signToken(account), signDeviceToken(account.id)]);
+  return ok({ user: userSummary(account), token, deviceToken });
+}
+
+/** The device a sign-in's device token names, when it is a live one of the very account the sign-in names. */
+async function trustedDevice(db: Database, body: LoginBody): Promise<{ device: TrustedDevice; account: Credentials } | undefined> {
+  if (body.deviceToken === undefined) return undefined;
+  const device = await verifyDeviceToken(body.deviceToken);
+  if (!device) return undefined;
+  const account = await findCredentials(db, body.email);
+  return account?.id === device.accountId ? { device, account } : undefined;
+}
+
 /**
- * Every limit is counted, in one statement, before the one slow step, the password check (D2: the
- * same for unknown e-mails). The address's own ceilings come first: the sign-ins it has under way
- * in this instance (no statement at all when refused), then its attempts, so a flood from one
- * address is refused before it writes a counter for each e-mail it names.
+ * A sign-in with the account's own device token is judged by that device's failures alone: its
+ * owner gets in however many wrong guesses strangers made. Its checks queue in the device's lane.
+ */
+async function signInFromDevice({ device, account }: { device: TrustedDevice; account: Credentials }, password: string): Promise<Reply> {
+  const rule = { key: `login-device:${device.deviceId}`, ...DEVICE_FAILURE_LIMIT };
+  const matched = await limitFailures(rule, () => passwordMatches(password, account.password, `device:${device.deviceId}`));
+  if (!matched) throw ApiError.unauthorized(INVALID_CREDENTIALS);
+  return signedIn(account);
+}
+
+/**
+ * Every limit is counted, in one statement, before the one slow step, the password check (the same
+ * for unknown e-mails). The address's ceiling comes first, so a flood from one address is refused
+ * before it writes a counter for each e-mail it names.
+ */
+async function signInUntrusted(db: Database, body: LoginBody, clientIp: string): Promise<Reply> {
+  await enforceRateLimits(
+    { key: `login-address:${clientIp}`, ...LOGIN_ADDRESS_LIMIT },
+    { key: `login:${body.email}:${clientIp}`, ...LOGIN_LIMIT },
+    { key: `login-account:${body.email}`, ...LOGIN_ACCOUNT_LIMIT },
+  );
+  const account = await findCredentials(db, body.email);
+  if (!(await passwordMatches(body.password, account?.password, `sign-in:${body.email}`)) || !account) throw ApiError.unauthorized(INVALID_CREDENTIALS);
+  return signedIn(account);
+}
+
+/**
+ * Sign-in, holding one of the address's slots for sign-ins under way (none free: 429 at once,
+ * before any statement). A valid device token of the named account puts it under that device's own
+ * limit; without one, the address's and the account's ceilings apply.
  */
 export function login({ body }: Input<{ body: typeof LoginBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
   return withSignInSlot(ctx.clientIp, async () => {
-    await enforceRateLimits(
-      { key: `login-address:${ctx.clientIp}`, ...LOGIN_ADDRESS_LIMIT },
-      { key: `login:${body.email}:${ctx.clientIp}`, ...LOGIN_LIMIT },
-      { key: `login-account:${body.email}`, ...LOGIN_ACCOUNT_LIMIT },
-    );
-    const account = await findCredentials(await getDb(), body.email);
-    if (!(await passwordMatches(body.password, account?.password)) || !account) throw ApiError.unauthorized(INVALID_CREDENTIALS);
-    return ok({ user: userSummary(account), token: await signToken(account) });
+    const db = await getDb();
+    const trusted = await trustedDevice(db, body);
+    return trusted ? signInFromDevice(trusted, body.password) : signInUntrusted(db, body, ctx.clientIp);
   });
 }

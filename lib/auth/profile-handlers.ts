@@ -6,6 +6,7 @@ import { ok, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
 import { sendMail } from '../mail/send-mail.js';
 import { removeImages, storeImages } from '../media/storage.js';
+import { limitFailures } from '../rate-limit/enforce-rate-limit.js';
 import { passwordMatches } from './passwords.js';
 import { profilePresenter } from './presenter.js';
 import type { ProfileUpdateBody, profileForm } from './profile-schema.js';
@@ -36,7 +37,7 @@ export async function updateOwnProfile(
   const { currentPassword, ...fields } = body;
   const db = await getDb();
   const emailChanges = fields.email !== undefined && fields.email !== ctx.user.email;
-  if (emailChanges) await assertCurrentPassword(db, ctx.user.email, currentPassword);
+  if (emailChanges) await assertCurrentPassword(db, ctx.user, currentPassword);
   const [image] = await storeImages(files.map((file) => file.value.data));
   const changes = image ? { ...fields, profileImage: image } : fields;
   let result: Awaited<ReturnType<typeof updateProfile>>;
@@ -53,11 +54,23 @@ export async function updateOwnProfile(
 }
 
 const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+/**
+ * Wrong current passwords per account: each is a guess at the password, so it is limited like a
+ * failed sign-in, and a stolen token cannot buy unlimited guesses.
+ */
+const CURRENT_PASSWORD_FAILURES = { limit: 5, windowSeconds: 15 * 60 };
 
-/** D40: a change of e-mail is confirmed with the account's password. */
-async function assertCurrentPassword(db: Database, email: string, currentPassword: string | undefined): Promise<void> {
-  const account = await findCredentials(db, email);
-  if (!currentPassword || !(await passwordMatches(currentPassword, account?.password))) throw ApiError.forbidden(WRONG_CURRENT_PASSWORD);
+/**
+ * A change of e-mail is confirmed with the account's password. A missing one is refused without a
+ * check; a given one is counted against the account's failures, and checked in the account's own
+ * lane of password work, so a flood of them cannot delay anyone else's sign-in.
+ */
+async function assertCurrentPassword(db: Database, user: { id: string; email: string }, currentPassword: string | undefined): Promise<void> {
+  if (!currentPassword) throw ApiError.forbidden(WRONG_CURRENT_PASSWORD);
+  const account = await findCredentials(db, user.email);
+  const rule = { key: `current-password:${user.id}`, ...CURRENT_PASSWORD_FAILURES };
+  const matched = await limitFailures(rule, () => passwordMatches(currentPassword, account?.password, `current-password:${user.id}`));
+  if (!matched) throw ApiError.forbidden(WRONG_CURRENT_PASSWORD);
 }
 
 /** The old address hears of the change, so a stolen session cannot move an account unnoticed. */

@@ -5,6 +5,8 @@ const MAX_EMAIL_LENGTH = 254;
 export const MIN_PASSWORD_LENGTH = 8;
 /** bcrypt reads only the first 72 bytes: longer passwords would silently match their prefix. */
 export const MAX_PASSWORD_BYTES = 72;
+/** A device token is a short signed token; anything longer is not one. */
+const MAX_DEVICE_TOKEN_LENGTH = 1000;
 
 export const Email = v.pipe(
   v.string('must be a string'),
@@ -56,9 +58,20 @@ export const LoginBody = v.object(
   {
     email: v.pipe(v.string('must be a string'), v.trim(), v.toLowerCase(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)),
     password: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.check(fitsBcrypt, `must be at most ${MAX_PASSWORD_BYTES} bytes`)),
+    deviceToken: v.optional(
+      v.pipe(
+        v.string('must be a string'),
+        v.maxLength(MAX_DEVICE_TOKEN_LENGTH, `must be at most ${MAX_DEVICE_TOKEN_LENGTH} characters`),
+        v.description(
+          'The `deviceToken` an earlier sign-in on this device answered: with a valid one of this account, only this device\'s own failures can refuse the sign-in. One that is not valid for the account counts for nothing.',
+        ),
+      ),
+    ),
   },
   fieldsMessage,
 );
+
+export type LoginBody = v.InferOutput<typeof LoginBody>;
 
 export const ForgotPasswordBody = v.object({ email: Email }, fieldsMessage);
 

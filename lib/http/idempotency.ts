@@ -68,12 +68,18 @@ function whereKey(request: IdempotentRequest) {
 }
 
 /**
- * Keeps the first answer for the key's lifetime; a server failure (5xx) is not kept, so the
- * client's retry runs anew (D34).
+ * An answer that tells the client to come back later (a rate limit's 429, a server failure or an
+ * unavailable dependency): kept under the key, it would turn that retry away again.
+ */
+const saysTryLater = (status: number) => status === 429 || status >= 500;
+
+/**
+ * Keeps the first answer for the key's lifetime; an answer that says "try later" is not kept, so the
+ * client's retry runs anew.
  */
 export async function settleIdempotencyKey(request: IdempotentRequest, reply: Reply): Promise<void> {
   const db = await getDb();
-  if (reply.status >= 500 || reply.contentType) {
+  if (saysTryLater(reply.status) || reply.contentType) {
     await db.delete(idempotencyKeys).where(whereKey(request));
     return;
   }

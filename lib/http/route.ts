@@ -57,9 +57,27 @@ interface EdgeCache<S extends Schemas = Schemas> {
   tags: (input: Input<S>) => readonly CacheTag[];
 }
 
+/**
+ * An answer that carries a secret the request did not (a new account's token): what is kept of it
+ * under an Idempotency-Key, without the secret, and how a replay of the kept answer is made whole
+ * again with a freshly issued one.
+ */
+export interface SecretBearingAnswer {
+  keep: (reply: Reply) => Reply;
+  replay: (kept: Reply) => Promise<Reply>;
+}
+
 export interface EndpointOptions<S extends Schemas = Schemas> {
-  /** A creating request that honours `Idempotency-Key` (D34): a retry with the key gets the first answer. */
-  idempotent?: boolean;
+  /**
+   * A creating request that honours `Idempotency-Key`: a retry with the key gets the first answer.
+   * An answer that carries a secret says how it is kept and replayed without storing the secret.
+   */
+  idempotent?: true | SecretBearingAnswer;
+  /**
+   * Counts the request against its rate limits (throwing 429 when over), before its Idempotency-Key
+   * is taken: a refused request leaves no key behind, and a flood of fresh keys writes nothing.
+   */
+  rateLimit?: (input: Input<S>, ctx: RequestContext) => Promise<void>;
   edgeCache?: EdgeCache<S>;
 }
 
@@ -276,19 +294,21 @@ async function run(endpoint: Endpoint, request: IncomingRequest, url: URL, reque
   }
   const ctx: RequestContext = { request, user, requestId, clientIp: clientAddress(request) };
   const cacheTags = endpoint.edgeCache?.tags(input);
+  await endpoint.rateLimit?.(input, ctx);
   const key = endpoint.idempotent ? await idempotentRequestOf(request, url, input, ctx) : undefined;
   if (!key) return { reply: await endpoint.handle(input, ctx), user, cacheTags };
+  const secretBearing = endpoint.idempotent === true ? undefined : endpoint.idempotent;
   // Loaded only by a creating request that carries a key.
   const { claimIdempotencyKey, settleIdempotencyKey } = await import('./idempotency.js');
   const earlier = await claimIdempotencyKey(key);
-  if (earlier) return { reply: earlier, user };
+  if (earlier) return { reply: secretBearing ? await secretBearing.replay(earlier) : earlier, user };
   let reply: Reply;
   try {
     reply = await endpoint.handle(input, ctx);
   } catch (error) {
     reply = errorReply(error, requestId);
   }
-  await settleIdempotencyKey(key, reply);
+  await settleIdempotencyKey(key, secretBearing ? secretBearing.keep(reply) : reply);
   return { reply, user };
 }
 

@@ -93,7 +93,6 @@ const ImageRefs = v.pipe(
   jsonField((value): value is unknown[] => Array.isArray(value), 'must be a JSON array of the image host\'s upload responses'),
   v.array(DirectUploadResponse),
   v.maxLength(MAX_LISTING_IMAGES, `must name at most ${MAX_LISTING_IMAGES} images`),
-  v.check((refs) => new Set(refs.map((ref) => ref.secure_url)).size === refs.length, 'must not name an image twice'),
 );
 
 function isBlank(value: unknown): boolean {

@@ -48,6 +48,8 @@ export async function storeImages(images: readonly Buffer[]): Promise<string[]> 
 /**
  * The references of direct uploads named by a write, each checked by the current storage. Any that
  * is not an image the image host received for us fails the whole write with 400, naming each one.
+ * Duplicates are looked for among the checked references, which are canonical: the same upload
+ * sent under several URL variants is one image named twice, and refused as such.
  */
 export async function acceptDirectUploads(uploads: readonly DirectUploadResponse[], field: string): Promise<string[]> {
   if (uploads.length === 0) return [];
@@ -57,7 +59,12 @@ export async function acceptDirectUploads(uploads: readonly DirectUploadResponse
     'problem' in check ? [{ field: `${field}[${index}]`, message: check.problem, received: uploads[index]!.public_id }] : [],
   );
   if (problems.length > 0) throw ApiError.badRequest(`${field} may only name images uploaded to the image host with this service's signature`, problems);
-  return checks.map((check) => (check as { ref: string }).ref);
+  const refs = checks.map((check) => (check as { ref: string }).ref);
+  const repeats = refs.flatMap((ref, index) =>
+    refs.indexOf(ref) < index ? [{ field: `${field}[${index}]`, message: 'names an image already named', received: uploads[index]!.secure_url }] : [],
+  );
+  if (repeats.length > 0) throw ApiError.badRequest(`${field} must not name an image twice`, repeats);
+  return refs;
 }
 
 /**

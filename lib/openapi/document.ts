@@ -185,7 +185,7 @@ const IDEMPOTENCY_KEY_PARAMETER: OpenApiObject = {
   required: false,
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
   description:
-    'Makes a retry safe: the same key from the same caller with the same request within 24 hours answers the first answer again (with `Idempotent-Replayed: true`) without creating anything; the same key with a different request is 422; while the first request with the key still runs, 409. A first answer of 5xx is not kept.',
+    'Makes a retry safe: the same key from the same caller with the same request within 24 hours answers the first answer again (with `Idempotent-Replayed: true`) without creating anything; the same key with a different request is 422; while the first request with the key still runs, 409. An answer that says try later (429, 5xx) is not kept, so the retry runs anew, and a request its rate limits refuse leaves no key. A kept answer never holds a secret the request did not carry.',
 };
 
 function parameters(pattern: string, endpoint: DescribedEndpoint): OpenApiObject[] {

@@ -27,16 +27,22 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     summary: 'Register an agent with an invitation code',
     successStatus: 201,
     errors: [CONFLICT, RATE_LIMITED],
-    description: 'An unusable code is 400 `Invalid or expired agent code`; an e-mail already registered is 409.',
+    description:
+      'An unusable code is 400 `Invalid or expired agent code`; an e-mail already registered is 409. Sign-ups and code checks (`verify-agent-code`) share one budget of 20 per 15 minutes per address (429 beyond, counted before the Idempotency-Key is taken); a wrong code also counts towards the shop-wide ceiling of 300 wrong codes per 15 minutes, past which wrong codes are 429 while a valid code is still accepted. Under an Idempotency-Key the answer is kept without its token: a replay answers a freshly issued one (409 once the account has changed its password since).',
   },
   'POST /api/auth/login': {
-    summary: 'Sign in and receive a bearer token',
+    summary: 'Sign in and receive a bearer token and a device token',
     errors: [RATE_LIMITED],
     description:
-      'A wrong e-mail or password is 401 `Invalid email or password`. 429 after 10 attempts in 15 minutes per e-mail and address, 50 per e-mail, 30 per address; and, with `Retry-After: 1`, while two sign-ins from the same address are still being checked.',
+      'Answers `data: { user, token, deviceToken }`. Keep `deviceToken` on the device and send it as `deviceToken` with the next sign-in: with a valid device token of the named account, only that device\'s own failures count (10 wrong passwords per 15 minutes, then 429), so strangers\' guesses cannot lock the owner out; each successful sign-in answers a new one. Without one (or with one that is not valid for the account): 429 after 10 attempts in 15 minutes per e-mail and address, 50 per e-mail, 30 per address. In both cases, with `Retry-After: 1`, while two sign-ins from the same address are still being checked. A wrong e-mail or password is 401 `Invalid email or password`.',
   },
   'GET /api/auth/me': { summary: 'The caller\'s profile' },
-  'PUT /api/auth/me': { summary: 'Update the caller\'s profile', errors: [CONFLICT] },
+  'PUT /api/auth/me': {
+    summary: 'Update the caller\'s profile',
+    errors: [CONFLICT, RATE_LIMITED],
+    description:
+      'Changing `email` needs `currentPassword` (403 `Current password is incorrect` when missing or wrong). Wrong current passwords count like failed sign-ins of the account: after 5 within 15 minutes, 429 with `Retry-After`, even for the right one.',
+  },
   'POST /api/auth/forgot-password': {
     summary: 'E-mail a 6-digit password reset code',
     reply: 'message',
@@ -47,7 +53,8 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'POST /api/auth/verify-agent-code': {
     summary: 'Check an invitation code before signing up',
     errors: [RATE_LIMITED],
-    description: 'An unknown or unusable code answers 200 with `valid: false`.',
+    description:
+      'An unknown or unusable code answers 200 with `valid: false`. Shares one budget of 20 per 15 minutes per address with `register`; past 300 wrong codes shop-wide in 15 minutes a wrong code is 429, while a valid one is still answered.',
   },
   'GET /api/auth/agent-codes': { summary: 'List invitation codes', reply: 'paginated' },
   'POST /api/auth/agent-codes': { summary: 'Create an invitation code', successStatus: 201, errors: [UNAVAILABLE] },

@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm/sql/expressions/conditions';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { getDb } from '../db/client.js';
 import { rateLimits } from '../db/schema.js';
@@ -86,4 +87,22 @@ export async function enforceRateLimits(...rules: RateLimitRule[]): Promise<void
 /** Counts one request against one rule (see `enforceRateLimits`). */
 export function enforceRateLimit(rule: RateLimitRule): Promise<void> {
   return enforceRateLimits(rule);
+}
+
+/**
+ * Runs an attempt under a rule that limits failures only (wrong passwords): the attempt is counted
+ * before it runs, so concurrent attempts can never overrun the limit, and a success takes its count
+ * back again. Answers whether the attempt succeeded.
+ */
+export async function limitFailures(rule: RateLimitRule, attempt: () => Promise<boolean>): Promise<boolean> {
+  await enforceRateLimit(rule);
+  const succeeded = await attempt();
+  if (succeeded) {
+    const db = await getDb();
+    await db
+      .update(rateLimits)
+      .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+      .where(and(eq(rateLimits.key, rule.key), sql`${rateLimits.resetAt} > now()`));
+  }
+  return succeeded;
 }
