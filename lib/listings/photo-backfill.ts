@@ -1,10 +1,11 @@
-import { asc, gt } from 'drizzle-orm/sql/expressions';
+import { arrayContains, asc, gt } from 'drizzle-orm/sql/expressions';
 import { count } from 'drizzle-orm/sql/functions/aggregate';
-import type { Database } from '../db/client.js';
+import type { Database, Executor } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import { listings } from '../db/schema.js';
 import { log } from '../log.js';
 import { findPhotoRecords, recordPhotos } from '../media/photo-records.js';
-import { describeStoredImage, storageFor } from '../media/storage.js';
+import { describeStoredImage, removeImages, storageFor } from '../media/storage.js';
 
 export interface BackfillProgress {
   listingsScanned: number;
@@ -72,14 +73,34 @@ export async function backfillPhotos(db: Database, options: BackfillOptions = {}
   return summary;
 }
 
-/** Describes and records one image; answers why not when it cannot. */
+/**
+ * Whether a listing still has the image, holding those listings until the transaction ends: a write
+ * that drops the image (or deletes its listing) waits, or has already committed and is seen.
+ */
+async function stillListed(tx: Executor, ref: string): Promise<boolean> {
+  const holders = await tx.select({ id: listings.id }).from(listings).where(arrayContains(listings.images, [ref])).for('share');
+  return holders.length > 0;
+}
+
+/**
+ * Describes and records one image; answers why not when it cannot. An image a listing write dropped
+ * while it was being described gets no record, and the renditions just made go with it.
+ */
 async function describeOne(db: Database, ref: string): Promise<string | undefined> {
   const storage = await storageFor(ref);
   if (!storage) return 'not kept by this service\'s storage';
+  let record;
   try {
-    await recordPhotos(db, [await describeStoredImage(storage, ref)]);
-    return undefined;
+    record = await describeStoredImage(storage, ref);
   } catch (error) {
     return reasonOf(error);
   }
+  const recorded = await inTransaction(db, async (tx) => {
+    if (!(await stillListed(tx, ref))) return false;
+    await recordPhotos(tx, [record]);
+    return true;
+  });
+  if (recorded) return undefined;
+  await removeImages([ref]);
+  return 'no longer an image of any listing';
 }
