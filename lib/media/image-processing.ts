@@ -106,11 +106,10 @@ async function reencode(stream: Readable, options: ProcessingOptions): Promise<P
       throw decodeFailure(error);
     });
   const decoded = { data: pixels, width: info.width, height: info.height, channels: info.channels };
-  const [data, renditions, placeholder] = await Promise.all([
-    encodeWebp(decoded, WEBP_QUALITY),
-    options.renditions ? encodeRenditions(decoded) : [],
-    placeholderOf(decoded),
-  ]);
+  // One after another: each encoder holds buffers of its own, and memory per upload stays that of one.
+  const data = await encodeWebp(decoded, WEBP_QUALITY);
+  const renditions = options.renditions ? await encodeRenditions(decoded) : [];
+  const placeholder = await placeholderOf(decoded);
   return { data, width: info.width, height: info.height, placeholder, renditions };
 }
 

@@ -34,13 +34,13 @@ export async function placeholderOf(pixels: DecodedPixels): Promise<string> {
 }
 
 /** WebP copies of the pixels at each rendition width narrower than they are, narrowest first. */
-export function encodeRenditions(pixels: DecodedPixels): Promise<EncodedRendition[]> {
-  return Promise.all(
-    renditionWidthsFor(pixels.width).map(async (width) => {
-      const { data, info } = await fromPixels(pixels).resize({ width }).webp({ quality: RENDITION_QUALITY }).toBuffer({ resolveWithObject: true });
-      return { width: info.width, data };
-    }),
-  );
+export async function encodeRenditions(pixels: DecodedPixels): Promise<EncodedRendition[]> {
+  const renditions: EncodedRendition[] = [];
+  for (const width of renditionWidthsFor(pixels.width)) {
+    const { data, info } = await fromPixels(pixels).resize({ width }).webp({ quality: RENDITION_QUALITY }).toBuffer({ resolveWithObject: true });
+    renditions.push({ width: info.width, data });
+  }
+  return renditions;
 }
 
 /** The pixels as the stored WebP image. */
