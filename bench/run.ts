@@ -12,7 +12,7 @@ import { firstDifference, type AnswerKind } from './same-answers.js';
 import { benchScale } from './scale.js';
 import { compile, SERVICE_PORT, SERVICE_URL, startService as startServiceWith, stopChild, waitForHttp, type Service } from './service.js';
 
-const USAGE = `Usage: npm run bench -- [--listings N] [--duration S] [--connections C] [--sections load,cold,deployed,logins,memory,scale]
+const USAGE = `Usage: npm run bench -- [--listings N] [--duration S] [--connections C] [--sections load,cold,deployed,logins,memory,scale,photos]
 Runs against BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mkt_bench), seeding it up to N listings.
 The scale section runs against BENCH_SCALE_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mkt_scale), seeding
 1,000,000 listings there when it has fewer.`;
@@ -22,7 +22,7 @@ const { values: options } = parseArgs({
     listings: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
-    sections: { type: 'string', default: 'load,cold,deployed,logins,memory,scale' },
+    sections: { type: 'string', default: 'load,cold,deployed,logins,memory,scale,photos' },
     help: { type: 'boolean' },
   },
 });
@@ -460,6 +460,8 @@ async function main(): Promise<void> {
   if (SECTIONS.has('logins')) await benchLoginFlood();
   if (SECTIONS.has('memory')) await benchMemory(agentToken, phones!.id);
   if (SECTIONS.has('scale')) await benchScale({ env: benchEnv, databaseUrl: scaleDatabaseUrl });
+  // On the demo store's photos, in an embedded database of its own.
+  if (SECTIONS.has('photos')) runScript('bench/photo-bytes.ts', []);
   fs.rmSync(workDir, { recursive: true, force: true });
 }
 

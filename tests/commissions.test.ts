@@ -156,6 +156,7 @@ describe('on a known data set', () => {
         city: null,
         neighborhood: null,
         images: [],
+        photos: [],
         attributes: p1.attributes,
         customTelegramCaption: null,
         categoryId: phones.id,

@@ -255,6 +255,15 @@ describe('responses', () => {
     expect(doc.components.responses.MethodNotAllowed.headers).toHaveProperty('Allow');
   });
 
+  it('documents a photo with its url, intrinsic size, placeholder and srcset, sizes nullable until described', () => {
+    const photo = doc.components.schemas.Photo;
+    expect(photo.required).toEqual(['url', 'width', 'height', 'placeholder', 'srcset']);
+    expect(photo.properties.width.type).toEqual(['integer', 'null']);
+    expect(photo.properties.placeholder.type).toEqual(['string', 'null']);
+    expect(photo.properties.srcset.type).toBe('string');
+    expect(doc.paths['/api/public/listings'].get.description).toContain('`heroPhoto` and `photos`');
+  });
+
   it('documents the statuses each operation can answer', () => {
     const create = doc.paths['/api/listings'].post.responses;
     expect(Object.keys(create)).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '500', '502']);

@@ -9,6 +9,7 @@ import { listings, users } from '../lib/db/schema.js';
 import { DEMO_AGENT_PASSWORD, DEMO_AGENTS, seedDemoStore } from '../lib/seeding/demo-store.js';
 import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './support/databases.js';
 import { buildAdmin, type TestUser } from './support/factories.js';
+import { photoRecordsOf } from './support/photos.js';
 import { useTestServer } from './support/test-server.js';
 
 const run = promisify(execFile);
@@ -53,6 +54,10 @@ describe('seedDemoStore', () => {
         // A 1600 px wide photo, downscaled to 1200 px WebP by the upload pipeline.
         expect(stored).toMatchObject({ format: 'webp', width: 1200, height: 900 });
       }
+      // Described as uploads are: sizes, placeholder and renditions on disk.
+      const described = await photoRecordsOf(server.db, row.images);
+      expect(described.map((photo) => [photo.width, photo.height, photo.renditions.map((copy) => copy.width)])).toEqual(row.images.map(() => [1200, 900, [320, 640]]));
+      for (const copy of described.flatMap((photo) => photo.renditions)) expect(fs.existsSync(path.join(server.uploadDir, copy.ref.slice('/uploads/'.length)))).toBe(true);
     }
 
     const settings = await api.get('/api/settings');

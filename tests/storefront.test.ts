@@ -9,6 +9,8 @@ const API_BASE_URL = 'https://api.shop.example';
 const HOST_IMAGE = 'https://res.cloudinary.com/demo/image/upload/v1/brostechnology/listings/a.webp';
 const LOCAL_IMAGE = '/uploads/0b4a0d1e-5f7a-4c1e-9a51-2f1b8d0c9e11.webp';
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+/** A photo stored before photos were described, as answers show it until the backfill reaches it. */
+const undescribedPhoto = (url: string) => ({ url, width: null, height: null, placeholder: null, srcset: url });
 
 const server = useTestServer({ API_BASE_URL, TRUST_PROXY: '1' });
 const api = server.api;
@@ -99,6 +101,9 @@ describe('GET /api/public/listings', () => {
         tags: ['brand: Apple', 'model: iPhone 15 Pro', 'storage: 256GB', 'batteryHealth: 100', 'hasWarranty: true'],
         hero: `${API_BASE_URL}${LOCAL_IMAGE}`,
         gallery: [`${API_BASE_URL}${LOCAL_IMAGE}`, HOST_IMAGE],
+        // Stored before photos were described: no size or placeholder until the backfill runs.
+        heroPhoto: undescribedPhoto(`${API_BASE_URL}${LOCAL_IMAGE}`),
+        photos: [undescribedPhoto(`${API_BASE_URL}${LOCAL_IMAGE}`), undescribedPhoto(HOST_IMAGE)],
         description: 'Boxed, 100% battery',
         features: ['Brand: Apple', 'Model: iPhone 15 Pro', 'Storage: 256GB', 'Battery Health: 100', 'Has Warranty: Yes'],
       });
@@ -107,7 +112,7 @@ describe('GET /api/public/listings', () => {
     it('gives a listing without images a null hero and an empty gallery, and booleans as No', async () => {
       const response = await api.get('/api/public/listings?q=galaxy');
       expect(response.body.data).toHaveLength(1);
-      expect(response.body.data[0]).toMatchObject({ hero: null, gallery: [], price: 800, features: expect.arrayContaining(['Has Warranty: No']) });
+      expect(response.body.data[0]).toMatchObject({ hero: null, gallery: [], heroPhoto: null, photos: [], price: 800, features: expect.arrayContaining(['Has Warranty: No']) });
     });
 
     it('filters by category display name or code, case-insensitively', async () => {
@@ -341,6 +346,8 @@ describe('GET /api/public/listings/:id', () => {
         tags: ['brand: Apple', 'model: iPhone 15 Pro', 'storage: 256GB'],
         hero: HOST_IMAGE,
         gallery: [HOST_IMAGE],
+        heroPhoto: undescribedPhoto(HOST_IMAGE),
+        photos: [undescribedPhoto(HOST_IMAGE)],
         description: 'Mint condition, boxed.',
         features: ['Brand: Apple', 'Model: iPhone 15 Pro', 'Storage: 256GB'],
         agent: {

@@ -38,7 +38,7 @@ export async function updateOwnProfile(
   const db = await getDb();
   const emailChanges = fields.email !== undefined && fields.email !== ctx.user.email;
   if (emailChanges) await assertCurrentPassword(db, ctx.user, currentPassword);
-  const [image] = await storeImages(files.map((file) => file.value.data));
+  const [image] = (await storeImages(files.map((file) => file.value))).map((stored) => stored.ref);
   const changes = image ? { ...fields, profileImage: image } : fields;
   let result: Awaited<ReturnType<typeof updateProfile>>;
   try {

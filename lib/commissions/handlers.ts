@@ -4,6 +4,7 @@ import type { IdParams } from '../http/common-schemas.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { Input } from '../http/route.js';
 import { findListingDetails } from '../listings/queries.js';
+import { findPhotoRecords } from '../media/photo-records.js';
 import { assetStatsPresenter, commissionListingPresenter } from './presenter.js';
 import { assetStatistics, commissionSummary, listCommissionListings, setCommissionPercent } from './queries.js';
 import type { CommissionListingsQuery, CommissionUpdateBody } from './schema.js';
@@ -17,8 +18,13 @@ export async function getCommissionSummary(): Promise<Reply> {
 }
 
 export async function listListingCommissions({ query }: Input<{ query: typeof CommissionListingsQuery }>): Promise<Reply> {
-  const { rows, total } = await listCommissionListings(await getDb(), query);
-  return paginated(rows.map(commissionListingPresenter), pagination(query.page, query.limit, total));
+  const db = await getDb();
+  const { rows, total } = await listCommissionListings(db, query);
+  const photos = await findPhotoRecords(db, rows.flatMap((row) => row.images));
+  return paginated(
+    rows.map((row) => commissionListingPresenter(row, photos)),
+    pagination(query.page, query.limit, total),
+  );
 }
 
 export async function updateListingCommission({
@@ -29,5 +35,5 @@ export async function updateListingCommission({
   if (!(await setCommissionPercent(db, params.id, body.commissionPercent))) throw notFoundError('Listing', params.id);
   const row = await findListingDetails(db, params.id);
   if (!row) throw notFoundError('Listing', params.id);
-  return ok(commissionListingPresenter(row));
+  return ok(commissionListingPresenter(row, await findPhotoRecords(db, row.images)));
 }

@@ -1,4 +1,5 @@
 import { listingPresenter } from '../listings/presenter.js';
+import type { PhotoRecords } from '../media/photo-records.js';
 import type { ListingDetailRow } from '../listings/queries.js';
 import type { assetStatistics } from './queries.js';
 
@@ -25,7 +26,7 @@ export function commissionAmountOf(price: number, percent: number | null): numbe
 }
 
 /** The listing as the listings API shows it, plus what its commission comes to. */
-export function commissionListingPresenter(row: ListingDetailRow) {
-  const listing = listingPresenter(row);
+export function commissionListingPresenter(row: ListingDetailRow, photos: PhotoRecords) {
+  const listing = listingPresenter(row, photos);
   return { ...listing, commissionAmount: commissionAmountOf(listing.price, listing.commissionPercent) };
 }

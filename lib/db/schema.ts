@@ -426,3 +426,23 @@ export const searchOtherWords = pgTable(
   },
   (t) => [index('search_other_words_trgm_idx').using('gin', t.words.op('gin_trgm_ops'))],
 );
+
+/** A smaller copy of a photo: its true width and its reference (a stored file, or an image host delivery URL). */
+export interface PhotoRendition {
+  width: number;
+  ref: string;
+}
+
+/**
+ * What a stored listing photo's answers need beside its reference, worked out once at upload (or
+ * by the backfill): its intrinsic size, a ThumbHash placeholder (standard base64) and its smaller
+ * renditions, narrowest first. An image stored before photos were described has no row.
+ */
+export const photos = pgTable('photos', {
+  ref: text('ref').primaryKey(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  placeholder: text('placeholder').notNull(),
+  renditions: jsonb('renditions').$type<PhotoRendition[]>().notNull(),
+  describedAt: timestamp('describedAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
+});

@@ -10,6 +10,8 @@ import { categoryTag, invalidateEdgeCache } from '../http/edge-cache.js';
 import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
 import { markDirectUploadsAttached } from '../media/direct-upload-records.js';
+import type { ProcessedImage } from '../media/image-processing.js';
+import { findPhotoRecords, photoRecordsByRef, recordPhotos, type PhotoRecord } from '../media/photo-records.js';
 import { acceptDirectUploads, removeImages, storeImages } from '../media/storage.js';
 import { validateAttributes } from './attributes.js';
 import { keptImages } from './kept-images.js';
@@ -42,9 +44,11 @@ function assertCanManage(user: AuthUser, listing: Pick<ListingRow, 'agentId'>): 
   if (user.role !== 'SUPER_ADMIN' && listing.agentId !== user.id) throw ApiError.forbidden();
 }
 
-function processedImages(files: ImageFiles): Buffer[] {
-  return files.map((file) => file.value.data);
+function processedImages(files: ImageFiles): ProcessedImage[] {
+  return files.map((file) => file.value);
 }
+
+const refsOf = (records: readonly PhotoRecord[]) => records.map((record) => record.ref);
 
 async function agentOrThrow(executor: Executor, id: string): Promise<AgentSummary> {
   const agent = await findAgentSummary(executor, id);
@@ -111,14 +115,16 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
   const category = await getCategoryOrThrow(db, categoryId);
   const agent = agentId === user.id ? { id: user.id, name: user.name, phone: user.phone } : await agentOrThrow(db, agentId);
   const attributes = validateAttributes(category.schemaRules, body.attributes ?? {});
+  assertImageCount(0, files.length + (body.imageRefs?.length ?? 0));
   const uploaded = await acceptDirectUploads(body.imageRefs ?? [], 'imageRefs');
-  assertImageCount(0, files.length + uploaded.length);
   const stored = await storeImages(processedImages(files));
-  const images = [...stored, ...uploaded];
-  const { listing, afterCommit } = await withStoredImages(stored, () =>
+  const added = [...stored, ...uploaded];
+  const images = refsOf(added);
+  const { listing, afterCommit } = await withStoredImages(refsOf(stored), () =>
     inTransaction(db, async (tx) => {
-      await assertImagesUnused(tx, uploaded);
-      await markDirectUploadsAttached(tx, uploaded);
+      await assertImagesUnused(tx, refsOf(uploaded));
+      await markDirectUploadsAttached(tx, refsOf(uploaded));
+      await recordPhotos(tx, added);
       const row = await insertListing(tx, {
         title,
         price,
@@ -140,13 +146,17 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
   await invalidateListingAnswers(categoryId);
   void afterCommit();
   const { id, name, displayName, icon } = category;
-  return created(listingPresenter({ ...listing, category: { id, name, displayName, icon }, agent }));
+  return created(listingPresenter({ ...listing, category: { id, name, displayName, icon }, agent }, photoRecordsByRef(added)));
 }
 
 export async function listListings({ query }: { query: ListingListQuery }, { user }: Caller): Promise<Reply> {
   const db = await getDb();
   const { rows, total } = await listListingDetails(db, query, user.role === 'SUPER_ADMIN' ? undefined : user.id);
-  return paginated(rows.map(listingPresenter), pagination(query.page, query.limit, total));
+  const photos = await findPhotoRecords(db, rows.flatMap((row) => row.images));
+  return paginated(
+    rows.map((row) => listingPresenter(row, photos)),
+    pagination(query.page, query.limit, total),
+  );
 }
 
 export async function getListing({ params }: { params: ListingParams }, { user }: Caller): Promise<Reply> {
@@ -155,7 +165,7 @@ export async function getListing({ params }: { params: ListingParams }, { user }
   assertCanManage(user, row);
   const viewsCount = await incrementViews(db, params.id);
   if (viewsCount === undefined) throw notFoundError('Listing', params.id);
-  return ok(listingPresenter({ ...row, viewsCount }));
+  return ok(listingPresenter({ ...row, viewsCount }, await findPhotoRecords(db, row.images)));
 }
 
 function hasChanges(body: ListingUpdateBody, newFiles: number): boolean {
@@ -217,26 +227,29 @@ export async function updateListing(
     await planUpdate(db, listing, body, user, added);
   }
   const stored = await storeImages(newFiles);
-  const { row, previousCategoryId, dropped, afterCommit } = await withStoredImages(stored, () =>
+  const { row, photos, previousCategoryId, dropped, afterCommit } = await withStoredImages(refsOf(stored), () =>
     inTransaction(db, async (tx) => {
       const listing = await lockListing(tx, params.id);
       if (!listing) throw notFoundError('Listing', params.id);
       assertCanManage(user, listing);
       const plan = await planUpdate(tx, listing, body, user, added);
-      await assertImagesUnused(tx, uploaded);
-      await markDirectUploadsAttached(tx, uploaded);
-      if (body.existingImages !== undefined || added > 0) plan.changes.images = [...plan.kept, ...stored, ...uploaded];
+      await assertImagesUnused(tx, refsOf(uploaded));
+      await markDirectUploadsAttached(tx, refsOf(uploaded));
+      await recordPhotos(tx, [...stored, ...uploaded]);
+      if (body.existingImages !== undefined || added > 0) plan.changes.images = [...plan.kept, ...refsOf(stored), ...refsOf(uploaded)];
       const updated = await updateListingRow(tx, params.id, plan.changes);
       if (!updated) throw notFoundError('Listing', params.id);
       await notifyListingUpdated(tx, updated, plan.sold);
       const recorded = await recordListingEvent(tx, { type: 'listing.updated', listingId: params.id });
-      return { row: await loadDetails(tx, params.id), previousCategoryId: listing.categoryId, dropped: plan.dropped, afterCommit: recorded };
+      const details = await loadDetails(tx, params.id);
+      const photos = await findPhotoRecords(tx, details.images);
+      return { row: details, photos, previousCategoryId: listing.categoryId, dropped: plan.dropped, afterCommit: recorded };
     }),
   );
   await invalidateListingAnswers(previousCategoryId, row.categoryId);
   await removeImages(dropped);
   void afterCommit();
-  return ok(listingPresenter(row));
+  return ok(listingPresenter(row, photos));
 }
 
 export async function deleteListing({ params }: { params: ListingParams }, { user }: Caller): Promise<Reply> {

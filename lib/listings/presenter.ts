@@ -1,8 +1,13 @@
+import { photosPresenter } from '../media/photo-presenter.js';
+import type { PhotoRecords } from '../media/photo-records.js';
 import { publicImageUrl } from '../media/public-image-url.js';
 import type { ListingDetailRow } from './queries.js';
 
-/** The listing as every listing response shows it: money as JSON numbers, images as absolute URLs (D38), with its category and agent. */
-export function listingPresenter(row: ListingDetailRow) {
+/**
+ * The listing as every listing response shows it: money as JSON numbers, images as absolute URLs,
+ * the same images as `photos` (sizes, placeholder, srcset), with its category and agent.
+ */
+export function listingPresenter(row: ListingDetailRow, photos: PhotoRecords) {
   return {
     id: row.id,
     title: row.title,
@@ -12,6 +17,7 @@ export function listingPresenter(row: ListingDetailRow) {
     city: row.city,
     neighborhood: row.neighborhood,
     images: row.images.map(publicImageUrl),
+    photos: photosPresenter(row.images, photos),
     attributes: row.attributes,
     customTelegramCaption: row.customTelegramCaption,
     categoryId: row.categoryId,

@@ -4,6 +4,7 @@ import { config } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { DirectUploadCheck, DirectUploadResponse, DirectUploadTicket } from './direct-upload.js';
 import type { ImageStorage } from './image-storage.js';
+import { renditionWidthsFor } from './photo-renditions.js';
 
 declare module 'cloudinary' {
   // Shipped by the SDK (utils/index.js) but missing from its type declarations.
@@ -152,26 +153,60 @@ function canonicalRef(publicId: string, version: string | number): string {
   return `${origin}/${settings.cloud_name}/image/upload/v${version}/${path}.${DIRECT_UPLOAD_FORMAT}`;
 }
 
+/**
+ * A rendition as the image host's delivery transformation of the stored asset (no copy is stored):
+ * at most `width` wide, format and quality chosen per browser. Built by the SDK, on the delivery
+ * host and at the version the stored image's URL names.
+ */
+function renditionUrl(ref: string, publicId: string, width: number): string {
+  const url = new URL(ref);
+  const version = /\/image\/upload\/v(\d+)\//.exec(url.pathname)?.[1];
+  const format = /\.([a-z0-9]+)$/i.exec(url.pathname)?.[1];
+  const deliveryHost = url.protocol === 'https:' ? { secure: true, secure_distribution: url.host } : { secure: false, cname: url.host };
+  return client().url(publicId, {
+    ...deliveryHost,
+    version,
+    format,
+    transformation: [{ crop: 'limit', width, fetch_format: 'auto', quality: 'auto' }],
+    urlAnalytics: false,
+  });
+}
+
+function renditionsOf(ref: string, widths: readonly number[]) {
+  const publicId = publicIdOf(ref);
+  if (!publicId) throw new Error(`Not a stored image: ${ref}`);
+  return widths.map((width) => ({ width, ref: renditionUrl(ref, publicId, width) }));
+}
+
+function upload(image: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stream = client().uploader.upload_stream(
+      {
+        // The folder is part of the public id, which places the image in it in either folder mode of the host.
+        public_id: `${config().imageHostFolder}/${crypto.randomUUID()}`,
+        resource_type: 'image',
+        overwrite: false,
+        timeout: TIMEOUT_MS,
+      },
+      (error, result?: UploadApiResponse) => {
+        if (error || !result?.secure_url) reject(new Error(`Image host upload failed: ${error?.message ?? 'no URL in the response'}`));
+        else resolve(result.secure_url);
+      },
+    );
+    stream.end(image);
+  });
+}
+
 /** Images on the image host, in `IMAGE_HOST_FOLDER`, each under a fresh random public id. */
 export function cloudinaryStorage(): ImageStorage {
   return {
-    save(image) {
-      return new Promise((resolve, reject) => {
-        const upload = client().uploader.upload_stream(
-          {
-            // The folder is part of the public id, which places the image in it in either folder mode of the host.
-            public_id: `${config().imageHostFolder}/${crypto.randomUUID()}`,
-            resource_type: 'image',
-            overwrite: false,
-            timeout: TIMEOUT_MS,
-          },
-          (error, result?: UploadApiResponse) => {
-            if (error || !result?.secure_url) reject(new Error(`Image host upload failed: ${error?.message ?? 'no URL in the response'}`));
-            else resolve(result.secure_url);
-          },
-        );
-        upload.end(image);
-      });
+    async save(image) {
+      const ref = await upload(image.data);
+      const { width, height, placeholder } = image;
+      return { ref, width, height, placeholder, renditions: renditionsOf(ref, image.renditions.map((rendition) => rendition.width)) };
+    },
+    async addRenditions(ref, pixels) {
+      return renditionsOf(ref, renditionWidthsFor(pixels.width));
     },
     async remove(ref) {
       const publicId = publicIdOf(ref);

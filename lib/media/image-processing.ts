@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import sharp, { type Sharp } from 'sharp';
 import { ApiError } from '../http/api-error.js';
+import { encodeRenditions, encodeWebp, placeholderOf, type DecodedPixels, type EncodedRendition } from './photo-encoding.js';
 import { createProcessingSlots } from './processing-slots.js';
 
 // One libvips thread per image and no operation cache: memory follows the images in flight only.
@@ -30,6 +31,15 @@ export interface ProcessedImage {
   data: Buffer;
   width: number;
   height: number;
+  /** The ThumbHash placeholder, standard base64. */
+  placeholder: string;
+  /** Smaller WebP copies, narrowest first (none when not asked for, or for a narrow image). */
+  renditions: EncodedRendition[];
+}
+
+export interface ProcessingOptions {
+  /** Whether to make the smaller copies a listing photo is shown at. */
+  renditions: boolean;
 }
 
 function unsupportedImage(): ApiError {
@@ -57,9 +67,10 @@ function receive(stream: Readable, image: Sharp): Promise<void> {
 
 /**
  * Streams one upload into sharp and re-encodes it: EXIF orientation applied, at most 1200 px wide
- * (never enlarged), WebP at quality 80, metadata dropped (sharp keeps none unless asked).
+ * (never enlarged), WebP at quality 80, metadata dropped (sharp keeps none unless asked); with its
+ * placeholder and, when asked, its renditions, all from one decode.
  */
-export function processImage(stream: Readable): Promise<ProcessedImage> {
+export function processImage(stream: Readable, options: ProcessingOptions): Promise<ProcessedImage> {
   // The request may fail (aborted, malformed) while the upload waits for a slot.
   let failedWhileWaiting = false;
   const noteFailure = () => {
@@ -69,11 +80,11 @@ export function processImage(stream: Readable): Promise<ProcessedImage> {
   return slots.run(async () => {
     stream.off('error', noteFailure);
     if (failedWhileWaiting || stream.destroyed) throw unsupportedImage();
-    return reencode(stream);
+    return reencode(stream, options);
   });
 }
 
-async function reencode(stream: Readable): Promise<ProcessedImage> {
+async function reencode(stream: Readable, options: ProcessingOptions): Promise<ProcessedImage> {
   const image = sharp({ limitInputPixels: MAX_INPUT_PIXELS });
   await receive(stream, image).catch(() => {
     throw unsupportedImage();
@@ -85,13 +96,28 @@ async function reencode(stream: Readable): Promise<ProcessedImage> {
   });
   if (!header.format || !ACCEPTED_FORMATS.has(header.format)) throw unsupportedImage();
   if (header.width * header.height > MAX_INPUT_PIXELS) throw tooManyPixels();
-  const { data, info } = await image
+  // Decoded once: the stored image, its renditions and its placeholder are all made from these pixels.
+  const { data: pixels, info } = await image
     .rotate()
     .resize({ width: MAX_IMAGE_WIDTH, withoutEnlargement: true })
-    .webp({ quality: WEBP_QUALITY })
+    .raw()
     .toBuffer({ resolveWithObject: true })
     .catch((error: unknown) => {
       throw decodeFailure(error);
     });
-  return { data, width: info.width, height: info.height };
+  const decoded = { data: pixels, width: info.width, height: info.height, channels: info.channels };
+  // One after another: each encoder holds buffers of its own, and memory per upload stays that of one.
+  const data = await encodeWebp(decoded, WEBP_QUALITY);
+  const renditions = options.renditions ? await encodeRenditions(decoded) : [];
+  const placeholder = await placeholderOf(decoded);
+  return { data, width: info.width, height: info.height, placeholder, renditions };
+}
+
+/**
+ * Decodes an image already stored once, upright (EXIF orientation applied, as browsers show it),
+ * to describe it after the fact. Adopted images may be of any size, so the pixel limit holds here too.
+ */
+export async function decodeStoredImage(image: Buffer): Promise<DecodedPixels> {
+  const { data, info } = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS }).rotate().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels };
 }

@@ -1,14 +1,23 @@
+import type { PhotoRendition } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { DirectUploadCheck, DirectUploadResponse, DirectUploadTicket } from './direct-upload.js';
+import type { ProcessedImage } from './image-processing.js';
+import type { DecodedPixels } from './photo-encoding.js';
+import type { PhotoRecord } from './photo-records.js';
 
 /**
  * Where processed images live. A stored image is known by its reference: a `/uploads/<name>`
  * path for local disk, or the image host's HTTPS URL. Listings and profiles keep references.
  */
 export interface ImageStorage {
-  /** Stores one processed WebP image and returns its reference. */
-  save(image: Buffer): Promise<string>;
-  /** Deletes a stored image; a reference this storage does not own is left alone. */
+  /**
+   * Stores one processed WebP image with its renditions, all or nothing, and returns its reference
+   * and what its answers show.
+   */
+  save(image: ProcessedImage): Promise<PhotoRecord>;
+  /** Makes the renditions of an image stored before they existed, from its decoded pixels (again is harmless). */
+  addRenditions(ref: string, pixels: DecodedPixels): Promise<PhotoRendition[]>;
+  /** Deletes a stored image and its renditions; a reference this storage does not own is left alone. */
   remove(ref: string): Promise<void>;
   /** Reads a stored image's bytes (for posting it elsewhere). */
   read(ref: string): Promise<Buffer>;

@@ -6,6 +6,8 @@ export interface ImageUploadLimits {
   fileFields: readonly string[];
   maxFiles: number;
   maxFileBytes: number;
+  /** Whether each image also gets the smaller renditions a listing photo is shown at. */
+  renditions: boolean;
 }
 
 /**
@@ -15,16 +17,18 @@ export interface ImageUploadLimits {
  */
 export function imageUploadForm(limits: ImageUploadLimits): FormSpec<ProcessedImage> {
   return {
-    ...limits,
+    fileFields: limits.fileFields,
+    maxFiles: limits.maxFiles,
+    maxFileBytes: limits.maxFileBytes,
     processFile: async (file) => {
       const { processImage } = await import('./image-processing.js');
-      return processImage(file.stream);
+      return processImage(file.stream, { renditions: limits.renditions });
     },
   };
 }
 
 /** Listing photos: up to 10 files of at most 10 MB, in the `images` field. */
-export const LISTING_IMAGE_LIMITS: ImageUploadLimits = { fileFields: ['images'], maxFiles: 10, maxFileBytes: 10 * 1024 * 1024 };
+export const LISTING_IMAGE_LIMITS: ImageUploadLimits = { fileFields: ['images'], maxFiles: 10, maxFileBytes: 10 * 1024 * 1024, renditions: true };
 
 /** A profile photo: one file of at most 5 MB, in the `profileImage` field. */
-export const PROFILE_IMAGE_LIMITS: ImageUploadLimits = { fileFields: ['profileImage'], maxFiles: 1, maxFileBytes: 5 * 1024 * 1024 };
+export const PROFILE_IMAGE_LIMITS: ImageUploadLimits = { fileFields: ['profileImage'], maxFiles: 1, maxFileBytes: 5 * 1024 * 1024, renditions: false };

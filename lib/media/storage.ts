@@ -4,7 +4,9 @@ import { ApiError } from '../http/api-error.js';
 import { log } from '../log.js';
 import type { DirectUploadResponse } from './direct-upload.js';
 import { claimExpiredUploads } from './direct-upload-records.js';
+import type { ProcessedImage } from './image-processing.js';
 import type { ImageStorage } from './image-storage.js';
+import { deletePhotoRecords, type PhotoRecord } from './photo-records.js';
 
 /** The storage new images go to, per `STORAGE_PROVIDER`. */
 export async function currentImageStorage(): Promise<ImageStorage> {
@@ -29,29 +31,46 @@ export async function storageFor(ref: string): Promise<ImageStorage | undefined>
   return undefined;
 }
 
+function uploadFailed(error: unknown, stored: number, requested: number): ApiError {
+  log.error('image upload failed', { error, stored, requested });
+  return new ApiError(502, 'Image upload failed');
+}
+
 /**
- * Stores a batch of processed images and returns their references in the same order. When any one
- * fails, the others of the batch are removed again and the request fails with 502.
+ * Stores a batch of processed images with their renditions and returns their records in the same
+ * order. When any one fails (its renditions included), the others of the batch are removed again
+ * and the request fails with 502, so no image is left half stored.
  */
-export async function storeImages(images: readonly Buffer[]): Promise<string[]> {
+export async function storeImages(images: readonly ProcessedImage[]): Promise<PhotoRecord[]> {
   if (images.length === 0) return [];
   const storage = await currentImageStorage();
   const results = await Promise.allSettled(images.map((image) => storage.save(image)));
   const stored = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   if (stored.length === images.length) return stored;
   const failure = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
-  log.error('image upload failed', { error: failure.reason, stored: stored.length, requested: images.length });
-  await removeImages(stored);
-  throw new ApiError(502, 'Image upload failed');
+  await removeImages(stored.map((record) => record.ref));
+  throw uploadFailed(failure.reason, stored.length, images.length);
 }
 
 /**
- * The references of direct uploads named by a write, each checked by the current storage. Any that
- * is not an image the image host received for us fails the whole write with 400, naming each one.
- * Duplicates are looked for among the checked references, which are canonical: the same upload
- * sent under several URL variants is one image named twice, and refused as such.
+ * Describes an image already stored, from one decode of its bytes: its size, placeholder and
+ * renditions (made now where the storage keeps them as files).
  */
-export async function acceptDirectUploads(uploads: readonly DirectUploadResponse[], field: string): Promise<string[]> {
+export async function describeStoredImage(storage: ImageStorage, ref: string): Promise<PhotoRecord> {
+  const [{ decodeStoredImage }, { placeholderOf }] = await Promise.all([import('./image-processing.js'), import('./photo-encoding.js')]);
+  const pixels = await decodeStoredImage(await storage.read(ref));
+  const [placeholder, renditions] = await Promise.all([placeholderOf(pixels), storage.addRenditions(ref, pixels)]);
+  return { ref, width: pixels.width, height: pixels.height, placeholder, renditions };
+}
+
+/**
+ * The direct uploads named by a write, each checked by the current storage and described. Any that
+ * is not an image the image host received for us fails the whole write with 400, naming each one;
+ * one the host cannot deliver for describing fails it with 502. Duplicates are looked for among the
+ * checked references, which are canonical: the same upload sent under several URL variants is one
+ * image named twice, and refused as such.
+ */
+export async function acceptDirectUploads(uploads: readonly DirectUploadResponse[], field: string): Promise<PhotoRecord[]> {
   if (uploads.length === 0) return [];
   const storage = await currentImageStorage();
   const checks = uploads.map((upload) => storage.checkDirectUpload(upload));
@@ -64,16 +83,23 @@ export async function acceptDirectUploads(uploads: readonly DirectUploadResponse
     refs.indexOf(ref) < index ? [{ field: `${field}[${index}]`, message: 'names an image already named', received: uploads[index]!.secure_url }] : [],
   );
   if (repeats.length > 0) throw ApiError.badRequest(`${field} must not name an image twice`, repeats);
-  return refs;
+  const results = await Promise.allSettled(refs.map((ref) => describeStoredImage(storage, ref)));
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure) throw uploadFailed(failure.reason, results.length - 1, results.length);
+  return results.map((result) => (result as PromiseFulfilledResult<PhotoRecord>).value);
 }
 
 /**
- * Deletes stored images, best-effort: a failure is logged and never thrown, because the write it
- * follows has already succeeded or already failed. References no storage owns are left alone.
+ * Deletes stored images with their renditions and photo records, best-effort: a failure is logged
+ * and never thrown, because the write it follows has already succeeded or already failed.
+ * References no storage owns are left alone.
  */
 export async function removeImages(refs: Iterable<string>): Promise<void> {
+  const unique = [...new Set(refs)];
+  if (unique.length === 0) return;
+  await deletePhotoRecords(await getDb(), unique).catch((error: unknown) => log.warn('could not delete photo records', { refs: unique, error }));
   await Promise.all(
-    [...new Set(refs)].map(async (ref) => {
+    unique.map(async (ref) => {
       try {
         const storage = await storageFor(ref);
         if (storage) await storage.remove(ref);

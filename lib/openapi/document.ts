@@ -106,6 +106,22 @@ const SUCCESS_SCHEMAS: Record<string, OpenApiObject> = {
     required: ['success', 'error'],
     properties: { success: { const: false }, error: { type: 'string' }, details: { type: 'array', items: ref('schemas', 'ErrorDetail') } },
   },
+  Photo: {
+    type: 'object',
+    description:
+      'A listing photo for responsive display: `photos` on listing answers (in the order of `images` or `gallery`) and `heroPhoto` (the first, or null) on storefront items. Sizes and placeholder are null for an image stored before photos were described, until `npm run images:backfill` has run; its srcset is then the stored image alone.',
+    required: ['url', 'width', 'height', 'placeholder', 'srcset'],
+    properties: {
+      url: { type: 'string', format: 'uri', description: 'The stored image, as `images`, `hero` and `gallery` show it.' },
+      width: { type: ['integer', 'null'], description: 'Intrinsic width in pixels.' },
+      height: { type: ['integer', 'null'], description: 'Intrinsic height in pixels.' },
+      placeholder: { type: ['string', 'null'], description: 'ThumbHash of the photo, standard base64 (about 25 bytes): draw it blurred while the photo loads.' },
+      srcset: {
+        type: 'string',
+        description: 'For `<img srcset>`: `<url> 320w, <url> 640w, <url> 1200w`, only the copies that exist (none wider than the photo), narrowest first, each descriptor its true width.',
+      },
+    },
+  },
   ErrorDetail: {
     type: 'object',
     required: ['field', 'message'],
@@ -309,6 +325,7 @@ async function buildOpenApiDocument(): Promise<OpenApiDocument> {
         'A JSON HTTP API for a product-listing marketplace: agents list products with category attributes and photos, administrators run categories, settings and invitations, and a public storefront searches the listings.',
         'Every response is an envelope: `{ success: true, data, pagination? }` or `{ success: false, error, details? }`. A method a path does not answer gets 405 with an `Allow` header; an unknown path gets 404.',
         'Image fields (`images`, `hero`, `gallery`, `profileImage`) are absolute URLs in every answer, public or signed in, so a client on any origin can load them.',
+        'Listing answers also carry `photos` (and storefront items `heroPhoto`): the same images with their size, a ThumbHash placeholder and a `srcset` of smaller copies (the `Photo` schema).',
         'Sign in with `POST /api/auth/login` and send the token as `Authorization: Bearer <token>`.',
       ].join('\n\n'),
     },

@@ -101,9 +101,13 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
       'Within each of the two, it ranks the newest 200 by, in order: the quality of the worst-matching word of `q` ' +
       '(a word of the title as typed, best; then a word of the brand or model as typed, or a substring of the title; then a word of the title, brand or model with typos; then a substring of the description only, last); ' +
       'then whether the title holds `q` whole; then the qualities of all words together; then newest first. When more than 200 of them match, the older ones follow, newest first. ' +
-      'Without `q`, `relevance` is `newest`. An unknown `sort` is 400.',
+      'Without `q`, `relevance` is `newest`. An unknown `sort` is 400. ' +
+      'Each item carries `hero` and `gallery` (URLs) and the same images as `heroPhoto` and `photos` (the `Photo` schema: size, placeholder, srcset).',
   },
-  'GET /api/public/listings/:id': { summary: 'A storefront listing with its agent\'s contact links' },
+  'GET /api/public/listings/:id': {
+    summary: 'A storefront listing with its agent\'s contact links',
+    description: 'The item as the list shows it (`hero`, `gallery`, `heroPhoto`, `photos`), with its agent.',
+  },
   'POST /api/public/listings/:id/inquiry': { summary: 'Count an inquiry click', reply: 'success', errors: [RATE_LIMITED] },
   'GET /api/cron/sweep': {
     summary: 'Run the sweeper (Vercel Cron)',

@@ -8,6 +8,7 @@ import type { Database } from '../db/client.js';
 import { listings, users } from '../db/schema.js';
 import { insertListing } from '../listings/queries.js';
 import { processImage } from '../media/image-processing.js';
+import { recordPhotos } from '../media/photo-records.js';
 import { removeImages, storeImages } from '../media/storage.js';
 import { readSettings, writeSettings, type SettingKey } from '../settings/queries.js';
 import { ensureDefaultCategories, generateListing, randomSource } from './bulk-listings.js';
@@ -133,10 +134,12 @@ export async function seedDemoStore(db: Database, options: DemoStoreOptions): Pr
       ['Front', 'Back', 'In the box'].slice(0, 1 + Math.floor(random() * 3)).map((view) => productPhoto(listing.title, view, palette)),
     );
     const processed = [];
-    for (const photo of photos) processed.push(await processImage(Readable.from(photo)));
-    const images = await storeImages(processed.map((image) => image.data));
+    for (const photo of photos) processed.push(await processImage(Readable.from(photo), { renditions: true }));
+    const stored = await storeImages(processed);
+    const images = stored.map((image) => image.ref);
     try {
       await insertListing(db, { ...listing, images });
+      await recordPhotos(db, stored);
     } catch (error) {
       await removeImages(images);
       throw error;

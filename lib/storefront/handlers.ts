@@ -1,6 +1,7 @@
 import { categoryRulesOf } from '../categories/rules-cache.js';
 import { getDb, type Executor } from '../db/client.js';
 import { notFoundError } from '../http/api-error.js';
+import { findPhotoRecords } from '../media/photo-records.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { Input, RequestContext } from '../http/route.js';
@@ -50,8 +51,8 @@ export async function listPublicListings({ query }: Input<{ query: typeof Public
   const filters = await filtersOf(db, query);
   const order = query.sort ?? (filters.search ? 'relevance' : 'newest');
   const { rows, total } = await findPublicListings(db, filters, { limit: query.limit, page: query.page }, order);
-  const rules = await categoryRulesOf(db, rows);
-  const items = rows.map((row) => publicListingPresenter({ ...row, categoryRules: rules.get(row.categoryId)! }));
+  const [rules, photos] = await Promise.all([categoryRulesOf(db, rows), findPhotoRecords(db, rows.flatMap((row) => row.images))]);
+  const items = rows.map((row) => publicListingPresenter({ ...row, categoryRules: rules.get(row.categoryId)! }, photos));
   if (query.page === undefined || total === undefined) return ok(items);
   return paginated(items, pagination(query.page, query.limit, total, SERVED_RESULTS));
 }
@@ -65,7 +66,8 @@ export async function getPublicListing({ params }: Input<{ params: typeof IdPara
   }
   const found = await viewPublicListing(db, params.id);
   if (!found) throw notFoundError('Listing', params.id);
-  return ok({ ...publicListingPresenter(found.listing), agent: found.agent ? publicAgentPresenter(found.agent) : null });
+  const photos = await findPhotoRecords(db, found.listing.images);
+  return ok({ ...publicListingPresenter(found.listing, photos), agent: found.agent ? publicAgentPresenter(found.agent) : null });
 }
 
 /** D17: inquiries per client address per listing. */

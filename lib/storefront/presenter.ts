@@ -1,5 +1,7 @@
 import { profileImageUrl } from '../auth/presenter.js';
 import type { SchemaRule } from '../db/schema.js';
+import { photosPresenter } from '../media/photo-presenter.js';
+import type { PhotoRecords } from '../media/photo-records.js';
 import { publicImageUrl } from '../media/public-image-url.js';
 import type { PublicAgentRow, PublicListingRow } from './queries.js';
 
@@ -56,11 +58,12 @@ function shownAttributes(attributes: Record<string, unknown>, rules: SchemaRule[
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
-/** The storefront's listing item. */
-export function publicListingPresenter(row: PublicListingRow) {
+/** The storefront's listing item: `hero` and `gallery` as URLs, and the same images as `heroPhoto` and `photos` for responsive display. */
+export function publicListingPresenter(row: PublicListingRow, photoRecords: PhotoRecords) {
   const attributes = row.attributes ?? {};
   const shown = shownAttributes(attributes, row.categoryRules ?? []);
   const gallery = row.images.map(publicImageUrl);
+  const photos = photosPresenter(row.images, photoRecords);
   const brand = attributes.brand;
   return {
     id: row.id,
@@ -75,6 +78,8 @@ export function publicListingPresenter(row: PublicListingRow) {
     tags: shown.map(([name, value]) => `${name}: ${attributeText(value, String)}`),
     hero: gallery[0] ?? null,
     gallery,
+    heroPhoto: photos[0] ?? null,
+    photos,
     description: row.description,
     features: shown.map(([name, value]) => `${humanizeFieldName(name)}: ${attributeText(value, yesNo)}`),
   };

@@ -99,9 +99,14 @@ export async function imageInfo(bytes: Buffer) {
   return sharp(bytes).metadata();
 }
 
-/** The files in the upload folder (none when it was never created). */
+/** The stored images in the upload folder (none when it was never created); renditions live in its subfolders. */
 export function storedFiles(uploadDir: string): string[] {
-  return fs.existsSync(uploadDir) ? fs.readdirSync(uploadDir).sort() : [];
+  if (!fs.existsSync(uploadDir)) return [];
+  return fs
+    .readdirSync(uploadDir, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name)
+    .sort();
 }
 
 /** A multipart form with text fields and image files (all in `images` unless named otherwise). */

@@ -8,7 +8,8 @@ import sharp from 'sharp';
 /**
  * A loopback image host speaking the upload API the cloudinary SDK calls: signed multipart
  * `POST /v1_1/<cloud>/image/upload` and `/destroy`, and delivery of the stored images at
- * `<prefix>/<cloud>/image/upload/v1/<public id>.webp`. It checks every signature with the API secret,
+ * `<prefix>/<cloud>/image/upload/v1/<public id>.webp`, also through a `c_limit,w_<n>` delivery
+ * transformation (`<prefix>/<cloud>/image/upload/c_limit,f_auto,q_auto,w_320/v1/<public id>.webp`). It checks every signature with the API secret,
  * signs its upload responses as the real host does, and applies a signed upload's `folder`, incoming
  * `transformation` (`c_limit,q_<n>,w_<n>`) and `format`, as a browser's direct upload relies on.
  */
@@ -82,6 +83,17 @@ async function incomingImage(file: Buffer, params: Record<string, string>): Prom
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A delivery transformation of a stored image (`c_limit,f_auto,q_auto,w_320`): at most that wide,
+ * never enlarged; the format a browser gets is WebP here. Undefined for a transformation it does not know.
+ */
+async function deliveryTransformation(image: Buffer, transformation: string): Promise<Buffer | undefined> {
+  const steps = Object.fromEntries(transformation.split(',').map((step) => [step.slice(0, 1), step.slice(2)]));
+  const known = steps.c === 'limit' && /^\d+$/.test(steps.w ?? '') && [undefined, 'auto'].includes(steps.f) && [undefined, 'auto'].includes(steps.q);
+  if (!known || Object.keys(steps).some((key) => !'cfqw'.includes(key))) return undefined;
+  return sharp(image).resize({ width: Number(steps.w), withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
 }
 
 function readMultipart(req: http.IncomingMessage): Promise<{ params: Record<string, string>; file: Buffer | undefined }> {
@@ -192,12 +204,13 @@ export async function startLoopbackImageHost(options: { cloudName?: string; apiK
       uploads.push({ publicId, params, receivedBytes: file.length });
       return reply(res, 200, uploadResponse(publicId, image));
     }
-    const delivery = new RegExp(`^/${cloudName}/image/upload/v${VERSION}/(.+)\\.webp$`).exec(url.pathname);
-    const stored = delivery && req.method === 'GET' ? images.get(decodeURIComponent(delivery[1]!)) : undefined;
-    if (stored) {
+    const delivery = new RegExp(`^/${cloudName}/image/upload/(?:([a-z]_[^/]+)/)?v${VERSION}/(.+)\\.webp$`).exec(url.pathname);
+    const stored = delivery && req.method === 'GET' ? images.get(decodeURIComponent(delivery[2]!)) : undefined;
+    const delivered = stored && (delivery![1] ? await deliveryTransformation(stored, delivery![1]) : stored);
+    if (delivered) {
       res.statusCode = 200;
       res.setHeader('Content-Type', 'image/webp');
-      res.end(stored);
+      res.end(delivered);
       return;
     }
     req.resume();
