@@ -1,3 +1,4 @@
+import '../lib/cli/project-env.js';
 import path from 'node:path';
 import { createBuildOutputServer } from '../lib/platform/build-output-server.js';
 
