@@ -24,7 +24,6 @@ const LOGIN_ADDRESS_LIMIT = { limit: 30, windowSeconds: FIFTEEN_MINUTES };
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 const INVALID_AGENT_CODE = 'Invalid or expired agent code';
-const EMAIL_TAKEN = 'A record with that value already exists';
 
 /**
  * Sign-up with an agent code: the account is always an AGENT, and the code's use is taken with it.
@@ -38,7 +37,7 @@ export async function register(
   await enforceRateLimit({ key: `register:${ctx.clientIp}`, ...REGISTER_LIMIT });
   const db = await getDb();
   if (!(await findUsableAgentCode(db, body.agentCode))) throw ApiError.badRequest(INVALID_AGENT_CODE);
-  if (await findCredentials(db, body.email)) throw ApiError.conflict(EMAIL_TAKEN);
+  if (await findCredentials(db, body.email)) throw ApiError.duplicate('email');
   // Hashing is slow: done before the transaction so the code's row is never held locked meanwhile.
   const passwordHash = await hashPassword(body.password);
   const user = await inTransaction(db, async (tx) => {

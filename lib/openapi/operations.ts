@@ -19,6 +19,10 @@ const UNAVAILABLE = 503;
 
 /** Keyed `METHOD /api/path/:param`. An operation missing here gets a summary made from its method and path. */
 export const OPERATION_NOTES: Record<string, OperationNotes> = {
+  'GET /api': {
+    summary: 'The service: its name, version and where to read about it',
+    description: 'Also at `/`. `data.links` gives the reference page, this document and the liveness check.',
+  },
   'GET /api/health': { summary: 'Liveness', reply: 'health' },
   'GET /api/health/ready': { summary: 'Readiness, with a database check', reply: 'health', errors: [UNAVAILABLE] },
 
