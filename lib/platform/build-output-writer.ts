@@ -64,11 +64,14 @@ const HANDLER = 'index.mjs';
  */
 const REQUIRE_SHIM = "import { createRequire as __functionRequire } from 'node:module'; const require = __functionRequire(import.meta.url);";
 
-/** The platform's Node runtime named by `engines.node` (`24.x` is `nodejs24.x`). */
+/**
+ * The platform's Node runtime named by package.json's `config.platformNode` (`24.x` is
+ * `nodejs24.x`); `engines.node` stays the range the code runs on, which is wider.
+ */
 function nodeRuntime(projectDir: string): string {
-  const { engines } = JSON.parse(fs.readFileSync(path.join(projectDir, 'package.json'), 'utf8')) as { engines?: { node?: string } };
-  const major = /^(\d+)/.exec(engines?.node ?? '')?.[1];
-  if (!major) throw new Error('package.json engines.node must name the Node major version the platform runs (e.g. "24.x")');
+  const { config } = JSON.parse(fs.readFileSync(path.join(projectDir, 'package.json'), 'utf8')) as { config?: { platformNode?: string } };
+  const major = /^(\d+)/.exec(config?.platformNode ?? '')?.[1];
+  if (!major) throw new Error('package.json config.platformNode must name the Node major version the platform runs (e.g. "24.x")');
   return `nodejs${major}.x`;
 }
 
