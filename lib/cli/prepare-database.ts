@@ -18,8 +18,10 @@ export async function prepareDatabase(cfg: Config): Promise<void> {
   const started = performance.now();
   let announced = false;
   if (cfg.databaseDriver === 'pglite' && !cfg.onVercel) {
-    const { embeddedDatabaseExists } = await import('../db/embedded.js');
+    const { embeddedDatabaseExists, lockDataDir } = await import('../db/embedded.js');
     if (!embeddedDatabaseExists(cfg.dataDir)) {
+      // A folder another process holds fails here, before announcing work that will not happen.
+      lockDataDir(cfg.dataDir)();
       progress(`Creating and migrating the embedded database in ${cfg.dataDir} (first start, about 20 s)…`);
       announced = true;
     }
