@@ -79,7 +79,7 @@ describe('a failure is one line that says what to do', () => {
     expect(result.stdout).not.toContain('Marketplace Listing API on');
   });
 
-  it('npm run sweep on an embedded database a server holds exits non-zero with one line, as seed:demo does', async () => {
+  it('npm run sweep on an embedded database a server holds exits non-zero with one line, as seed:demo does', { timeout: 120_000 }, async () => {
     const dataDir = lockedFolder('locked');
     const expected = `The embedded database in ${dataDir} is in use by process ${process.pid}. Stop that process first, or set DATA_DIR to another folder.`;
     for (const script of ['scripts/sweep.ts', 'scripts/seed-demo.ts']) {
@@ -90,7 +90,7 @@ describe('a failure is one line that says what to do', () => {
     }
   });
 
-  it('puts the stack of a failure in the debug log, beside the one line', async () => {
+  it('puts the stack of a failure in the debug log, beside the one line', { timeout: 120_000 }, async () => {
     const dataDir = lockedFolder('locked-debug');
     const result = await runCommand('scripts/sweep.ts', [], { DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
     expect(result.code).toBe(1);
@@ -99,7 +99,7 @@ describe('a failure is one line that says what to do', () => {
     expect(debug.find((entry) => entry.msg === 'failure details')).toMatchObject({ level: 'debug', error: { stack: expect.stringContaining('lockDataDir') } });
   });
 
-  it('npm start refuses a missing production setting in one line that says where to set it', async () => {
+  it('npm start refuses a missing production setting in one line that says where to set it', { timeout: 120_000 }, async () => {
     const result = await runCommand('scripts/serve.ts', [], { NODE_ENV: 'production', DATA_DIR: tempDir('production'), PORT: '0' });
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toEqual([
@@ -109,7 +109,7 @@ describe('a failure is one line that says what to do', () => {
 });
 
 describe('.env in the folder a command runs from', () => {
-  it('is read by the commands, and a variable set in the environment wins over it', async () => {
+  it('is read by the commands, and a variable set in the environment wins over it', { timeout: 120_000 }, async () => {
     const project = tempDir('project');
     const fromFile = lockedFolder('from-file');
     const fromEnvironment = lockedFolder('from-environment');
