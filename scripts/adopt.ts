@@ -1,8 +1,8 @@
 import '../lib/cli/project-env.js';
 import { parseArgs } from 'node:util';
 import { config } from '../lib/config.js';
-import { adoptDatabase, type AdoptionOutcome } from '../lib/db/adopt/adopt.js';
-import type { TablePlan } from '../lib/db/adopt/plan.js';
+import { adoptDatabase, type AdoptionOutcome } from '../lib/adoption/adopt.js';
+import type { TablePlan } from '../lib/adoption/plan.js';
 
 const USAGE = 'Usage: npm run db:adopt [-- --dry-run]   (on DATABASE_URL, or the embedded database in DATA_DIR)';
 

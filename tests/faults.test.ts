@@ -152,7 +152,7 @@ describe('the database unreachable', () => {
     for (const call of needsDatabase) {
       const response = await call();
       expect(response.status).toBe(503);
-      expect(response.body).toEqual({ success: false, error: 'Service unavailable' });
+      expect(response.body).toEqual({ success: false, error: 'Service unavailable: the database is unreachable' });
     }
 
     for (const live of ['/health', '/api/health']) {
@@ -221,7 +221,7 @@ describe('a write aborted midway', () => {
     const response = await api.post('/api/listings', { token: agent.token, form });
 
     expect(response.status).toBe(503);
-    expect(response.body).toEqual({ success: false, error: 'Service unavailable' });
+    expect(response.body).toEqual({ success: false, error: 'Service unavailable: the database is unreachable' });
     expect(await listingCount()).toBe(before.listings);
     expect(await server.db.select().from(listings).where(eq(listings.title, 'Doomed phone'))).toEqual([]);
     expect(storedFiles(server.uploadDir)).toEqual(before.files);
@@ -249,7 +249,7 @@ describe('a write aborted midway', () => {
     const response = await api.patch(`/api/listings/${original!.id}`, { token: agent.token, form: update });
 
     expect(response.status).toBe(503);
-    expect(response.body).toEqual({ success: false, error: 'Service unavailable' });
+    expect(response.body).toEqual({ success: false, error: 'Service unavailable: the database is unreachable' });
     const [after] = await server.db.select().from(listings).where(eq(listings.id, original!.id));
     expect(after).toEqual(original);
     expect(storedFiles(server.uploadDir)).toEqual(filesBefore);
@@ -311,7 +311,7 @@ if (testPostgresUrl) {
 
       expect(await server.db.select().from(listings).where(eq(listings.title, 'Killed phone'))).toEqual([]);
       expect(response.status).toBe(503);
-      expect(response.body).toEqual({ success: false, error: 'Service unavailable' });
+      expect(response.body).toEqual({ success: false, error: 'Service unavailable: the database is unreachable' });
       expect(storedFiles(remoteUploads)).toEqual(filesBefore);
       const next = await answerOrExit(remoteApi.get('/api/listings', { token: agent.token }), remote.child);
       expect(next.status).toBe(200);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
 import { projectRoutes, rewriteRoute } from '../lib/platform/rewrites.js';
 import { fileLookup, resolvePlatformRoute } from '../lib/platform/routes.js';
-import { resolveUpload } from '../lib/local-server/static-uploads.js';
+import { resolveUpload } from '../lib/platform/static-uploads.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { makeTempDir } from './support/databases.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

@@ -243,7 +243,7 @@ describe('JWT_SECRET in production', () => {
     const dataDir = makeTempDir('secret-production');
     const result = await jwtSecretIn({ NODE_ENV: 'production', JWT_SECRET: undefined, VERCEL: undefined, DATA_DIR: dataDir });
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain('the service is not fully configured');
+    expect(result.stderr).toContain('JWT_SECRET is not set to at least 32 bytes');
     expect(fs.readdirSync(dataDir)).toEqual([]);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -252,7 +252,7 @@ describe('JWT_SECRET in production', () => {
     const dataDir = makeTempDir('secret-vercel');
     const result = await jwtSecretIn({ NODE_ENV: 'development', VERCEL: '1', JWT_SECRET: undefined, DATA_DIR: dataDir });
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain('the service is not fully configured');
+    expect(result.stderr).toContain('JWT_SECRET is not set to at least 32 bytes');
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -260,7 +260,7 @@ describe('JWT_SECRET in production', () => {
     const dataDir = makeTempDir('secret-short');
     const result = await jwtSecretIn({ NODE_ENV: 'production', JWT_SECRET: 'secret', VERCEL: undefined, DATA_DIR: dataDir });
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain('the service is not fully configured');
+    expect(result.stderr).toContain('JWT_SECRET is not set to at least 32 bytes');
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

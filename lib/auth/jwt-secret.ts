@@ -16,7 +16,7 @@ export function jwtSecret(): Uint8Array {
   const cfg = config();
   if (cfg.production && Buffer.byteLength(cfg.jwtSecret ?? '', 'utf8') < MIN_JWT_SECRET_BYTES) {
     log.error('JWT_SECRET is missing or shorter than 32 bytes: tokens are neither issued nor accepted');
-    throw new ApiError(503, 'Service unavailable: the service is not fully configured');
+    throw new ApiError(503, 'Service unavailable: JWT_SECRET is not set to at least 32 bytes');
   }
   if (cfg.jwtSecret) {
     secret = new TextEncoder().encode(cfg.jwtSecret);

@@ -5,7 +5,7 @@ import { getTableColumns } from 'drizzle-orm/utils';
 import type { Executor } from '../db/client.js';
 import { categories, listingTotals } from '../db/schema.js';
 import { notFoundError } from '../http/api-error.js';
-import { countListings } from '../listings/kept-totals.js';
+import { countListings } from '../db/kept-totals.js';
 import type { CategoryDefinition } from './default-categories.js';
 
 export type CategoryRow = typeof categories.$inferSelect;

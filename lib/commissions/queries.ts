@@ -4,7 +4,7 @@ import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { categories, listingTotals, listings, type ListingStatus } from '../db/schema.js';
-import { countListings } from '../listings/kept-totals.js';
+import { countListings } from '../db/kept-totals.js';
 import { pageOfListingDetails, type ListingDetailRow } from '../listings/queries.js';
 import type { CommissionListingsQuery } from './schema.js';
 

@@ -2,6 +2,7 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { config, type Config } from '../config.js';
 import { log, logs } from '../log.js';
+import { DatabaseUrlMissing } from './database-url-missing.js';
 
 /**
  * Queries name their tables (lib/db/schema.ts) through the query builder; the relational API
@@ -102,7 +103,7 @@ async function connectNeon(url: string, cfg: Config, use: ConnectionUse): Promis
 }
 
 export function connect(cfg: Config, url: string | undefined = cfg.databaseUrl, use: ConnectionUse = 'requests'): Promise<Connection> {
-  if (cfg.onVercel && !url) return Promise.reject(new Error('DATABASE_URL is not set: serverless hosting has no embedded database'));
+  if (cfg.onVercel && !url) return Promise.reject(new DatabaseUrlMissing());
   if (cfg.databaseDriver === 'pglite' || !url) return connectPglite(cfg);
   if (cfg.databaseDriver === 'neon') return connectNeon(url, cfg, use);
   return connectPostgres(url, cfg, use);

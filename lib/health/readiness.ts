@@ -1,12 +1,27 @@
-import { sql } from 'drizzle-orm/sql/sql';
 import { config, missingSettings } from '../config.js';
 import { getDb } from '../db/client.js';
+import { pendingMigrationCount } from '../db/pending-migrations.js';
 import { ApiError } from '../http/api-error.js';
 import { raw, type Reply } from '../http/reply.js';
 
 const READINESS_TIMEOUT_MS = 3000;
 
-/** Readiness: every required setting is present, and the database answers a query within a short time. */
+/** The command that applies the migrations this build carries. */
+const MIGRATE_COMMAND = 'npm run db:migrate';
+
+function withinTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('database check timed out')), READINESS_TIMEOUT_MS);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Readiness: every required setting is present, the database answers within a short time, and it
+ * has applied every migration this build carries (a deployment whose database lags would answer
+ * errors on every route that reads a newer table or column).
+ */
 export async function readiness(): Promise<Reply> {
   const missing = missingSettings(config());
   if (missing.length > 0) {
@@ -16,19 +31,17 @@ export async function readiness(): Promise<Reply> {
       missing.map((item) => ({ field: item.setting, message: item.message })),
     );
   }
-  let timer: NodeJS.Timeout | undefined;
+  let pending: number;
   try {
-    const db = await getDb();
-    await Promise.race([
-      db.execute(sql`select 1`),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('database check timed out')), READINESS_TIMEOUT_MS);
-      }),
-    ]);
+    pending = await withinTimeout(getDb().then(pendingMigrationCount));
   } catch {
     throw new ApiError(503, 'Service unavailable', [{ field: 'database', message: 'The database is unreachable' }]);
-  } finally {
-    clearTimeout(timer);
+  }
+  if (pending > 0) {
+    const migrations = pending === 1 ? '1 migration is' : `${pending} migrations are`;
+    throw new ApiError(503, 'Service unavailable: the database is not migrated', [
+      { field: 'database', message: `${migrations} not applied: run ${MIGRATE_COMMAND}` },
+    ]);
   }
   return raw({ status: 'ok', timestamp: new Date().toISOString(), checks: { database: 'ok' } });
 }

@@ -1,5 +1,11 @@
+import { DatabaseUrlMissing } from '../db/database-url-missing.js';
 import { findPostgresError, RETRYABLE_CODES } from '../db/postgres-error.js';
 import { ApiError } from './api-error.js';
+
+const UNREACHABLE = 'Service unavailable: the database is unreachable';
+
+/** A table or schema the code reads is missing: the database lags behind this build's migrations. */
+const NOT_MIGRATED = 'Service unavailable: the database is not migrated (run npm run db:migrate)';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
@@ -27,6 +33,7 @@ function duplicatedField(detail: string | undefined): string | undefined {
 
 /** Maps a database failure to the API error a client should see, or undefined when it is a bug. */
 export function databaseErrorToApiError(error: unknown): ApiError | undefined {
+  if (error instanceof DatabaseUrlMissing) return new ApiError(503, 'Service unavailable: DATABASE_URL is not set');
   const pgError = findPostgresError(error);
   if (pgError) {
     if (RETRYABLE_CODES.has(pgError.code)) return new ApiError(503, 'Service unavailable: the database was busy, please try again');
@@ -43,6 +50,9 @@ export function databaseErrorToApiError(error: unknown): ApiError | undefined {
       case '22021':
       case '22P05':
         return ApiError.badRequest('Invalid value for a field');
+      case '42P01':
+      case '3F000':
+        return new ApiError(503, NOT_MIGRATED);
       case '57P01':
       case '57P03':
       case '53300':
@@ -50,11 +60,11 @@ export function databaseErrorToApiError(error: unknown): ApiError | undefined {
       case '08001':
       case '08003':
       case '08006':
-        return new ApiError(503, 'Service unavailable');
+        return new ApiError(503, UNREACHABLE);
       default:
         return undefined;
     }
   }
-  if (isConnectionFailure(error)) return new ApiError(503, 'Service unavailable');
+  if (isConnectionFailure(error)) return new ApiError(503, UNREACHABLE);
   return undefined;
 }

@@ -5,7 +5,7 @@ import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { categories, listings, users } from '../db/schema.js';
 import { offsetOf, type PageQuery } from '../http/common-schemas.js';
-import { countAgentListings, countListings } from './kept-totals.js';
+import { countAgentListings, countListings } from '../db/kept-totals.js';
 import { newestFirstPage, type NewestFirstSearch } from './newest-first.js';
 import type { ListingListQuery } from './schema.js';
 import { textMatches } from './text-search.js';

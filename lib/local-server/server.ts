@@ -12,7 +12,7 @@ import { fileLookup, resolvePlatformRoute } from '../platform/routes.js';
 import { STATIC_FILES } from '../platform/static-files.js';
 import { sendPlatformRedirect, sendPlatformStatus } from '../platform/status-page.js';
 import { discoverRoutes } from './route-table.js';
-import { serveUpload } from './static-uploads.js';
+import { serveUpload } from '../platform/static-uploads.js';
 
 export interface LocalServerOptions {
   /** The project folder holding `api/` and `vercel.json`. */

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { config } from '../config.js';
+import { serveUpload } from './static-uploads.js';
 import { log } from '../log.js';
 import { launchFunction, type LaunchedFunction } from './function-launcher.js';
 import { installRequestContext, loggedPurge } from './request-context.js';
@@ -49,12 +51,15 @@ export function readBuildOutput(outputDir: string): BuildOutput {
  * (its own module graph, its `.vc-config.json` honoured) once, then kept warm. The platform's
  * client-address headers are set from the connection, replacing whatever the client sent.
  * `@vercel/functions` finds `waitUntil` and the purge API through the request context, as there.
+ * With local storage (`STORAGE_PROVIDER=local`), the photos the functions write are served from
+ * `/uploads/` as the local server serves them; a deployment keeps them on the image host instead.
  */
 export function createBuildOutputServer(outputDir: string): http.Server & { settle: () => Promise<void> } {
   installRequestContext({ waitUntil, purge: loggedPurge });
   const output = readBuildOutput(outputDir);
   const functions = new Set(output.functions);
   const lookup = fileLookup(new Set([...output.functions, ...output.staticFiles]));
+  const { storageProvider, uploadDir } = config();
   const launched = new Map<string, Promise<LaunchedFunction>>();
   const launch = (name: string) => {
     let entry = launched.get(name);
@@ -68,6 +73,10 @@ export function createBuildOutputServer(outputDir: string): http.Server & { sett
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const handle = async () => {
+      const method = req.method ?? 'GET';
+      if (storageProvider === 'local' && url.pathname.startsWith('/uploads/') && (method === 'GET' || method === 'HEAD')) {
+        if (await serveUpload(uploadDir, url.pathname, res, method === 'HEAD')) return;
+      }
       const target = resolvePlatformRoute(output.routes, lookup, url.pathname, url.searchParams);
       if (target.kind === 'status') return sendPlatformStatus(req, res, target.status);
       if (target.kind === 'redirect') return sendPlatformRedirect(req, res, target.status, target.location);

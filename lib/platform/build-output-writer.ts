@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { nodeFileTrace, resolve as resolveDependency } from '@vercel/nft';
 import { build } from 'esbuild';
+import { assertNoDefaultOnlyDynamicChunks, commonJsNamedExports } from './commonjs-named-exports.js';
 import { BUILD_ROUTES } from './rewrites.js';
 import { STATIC_FILES } from './static-files.js';
 
@@ -111,7 +112,9 @@ async function bundleFunction(projectDir: string, route: FunctionSource, funcDir
     sourcesContent: false,
     metafile: true,
     logLevel: 'error',
+    plugins: [commonJsNamedExports(projectDir)],
   });
+  assertNoDefaultOnlyDynamicChunks(route.file, result.metafile, projectDir);
   return {
     files: Object.keys(result.metafile.outputs)
       .filter((file) => file.endsWith('.mjs'))

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm/sql/expressions/conditions';
 import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { listingAttributeValues, listings } from '../db/schema.js';
-import { countListings } from '../listings/kept-totals.js';
+import { countListings } from '../db/kept-totals.js';
 import { priceOrderedPage, selectPrices } from '../listings/price-ordered.js';
 import { postedConditions } from '../listings/search-postings.js';
 import { categoryNamed, postedSearchOf, publicSearch, type PublicListingFilters } from './queries.js';

@@ -5,7 +5,7 @@ import { publicProfileColumns } from '../auth/presenter.js';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Database, Executor } from '../db/client.js';
 import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
-import { countListings } from '../listings/kept-totals.js';
+import { countListings } from '../db/kept-totals.js';
 import { DEFERRED_FROM, newestFirstPage, type NewestFirstSearch } from '../listings/newest-first.js';
 import { priceOrderedPage } from '../listings/price-ordered.js';
 import { postedConditions, type PostedSearch } from '../listings/search-postings.js';

@@ -11,6 +11,7 @@ import { STATIC_FILES } from '../../lib/platform/static-files.js';
 import { readBuildOutput } from '../../lib/platform/build-output-server.js';
 import { testPostgresUrl } from '../support/databases.js';
 import { cacheInvalidationsIn } from '../support/cache-invalidations.js';
+import { callInBareProcess, type BareRequest } from '../support/bare-function.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { imageForm, smallPng } from '../support/images.js';
 import { useLoopbackBotApi } from '../support/loopback-bot-api.js';
@@ -50,7 +51,7 @@ function freePort(): Promise<number> {
  * serves a copy of the output outside the project: there, as on the platform, a function finds
  * only the packages its own folder carries (inside the project, Node would also find the project's).
  */
-async function startBuiltServer(): Promise<{ baseUrl: string; log: () => string; stop: () => Promise<void> }> {
+async function startBuiltServer(): Promise<{ baseUrl: string; served: string; log: () => string; stop: () => Promise<void> }> {
   const port = await freePort();
   const served = fs.mkdtempSync(path.join(os.tmpdir(), 'build-output-'));
   fs.cpSync(OUTPUT_DIR, served, { recursive: true });
@@ -78,6 +79,7 @@ async function startBuiltServer(): Promise<{ baseUrl: string; log: () => string;
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    served,
     log: () => printed,
     stop: () =>
       new Promise((resolve) => {
@@ -280,5 +282,124 @@ describe('what each deployed function carries', () => {
   ])('keeps %s out of health and the public reads', (_label, pkg) => {
     const light = ['api/health/index', 'api/health/ready', 'api/public/listings/index', 'api/public/listings/[id]', 'api/public/filter-options', 'api/categories/index', 'api/categories/[id]', 'api/settings/index', 'api/auth/login'];
     expect(light.filter((name) => carried(name, pkg))).toEqual([]);
+  });
+});
+
+describe("every function under the platform's plain Node launcher", () => {
+  const UNKNOWN = '5b0e5b38-5f6b-4f55-9c55-2d0b7c4e2a11';
+  type Caller = 'anonymous' | 'administrator' | 'scheduler';
+  interface Probe {
+    request: Omit<BareRequest, 'url' | 'headers' | 'body'> & { path: string; json?: unknown };
+    caller: Caller;
+    /** The answer that shows the call reached the database (or, for the few that never do, its simplest answer). */
+    status: number;
+  }
+  const get = (path: string, caller: Caller, status: number): Probe => ({ request: { method: 'GET', path }, caller, status });
+  const send = (method: string, path: string, json: unknown, caller: Caller, status: number): Probe => ({ request: { method, path, json }, caller, status });
+
+  /** One request per function, by its name in the build output. */
+  const PROBES: Record<string, Probe> = {
+    'api/admin/seed-categories': get('/api/admin/seed-categories', 'administrator', 200),
+    'api/auth/agent-codes/[id]': send('DELETE', `/api/auth/agent-codes/[id]?id=${UNKNOWN}`, undefined, 'administrator', 404),
+    'api/auth/agent-codes/index': get('/api/auth/agent-codes', 'administrator', 200),
+    'api/auth/agents/[id]': send('DELETE', `/api/auth/agents/[id]?id=${UNKNOWN}`, undefined, 'administrator', 404),
+    'api/auth/agents/index': get('/api/auth/agents', 'administrator', 200),
+    'api/auth/forgot-password': send('POST', '/api/auth/forgot-password', { email: 'nobody@example.com' }, 'anonymous', 200),
+    'api/auth/login': send('POST', '/api/auth/login', ADMIN, 'anonymous', 200),
+    'api/auth/me': get('/api/auth/me', 'administrator', 200),
+    'api/auth/register': send('POST', '/api/auth/register', { name: 'Bare', email: 'bare@example.com', password: 'bare-password-1', code: 'NOSUCHCODE' }, 'anonymous', 400),
+    'api/auth/reset-password': send('POST', '/api/auth/reset-password', { email: 'nobody@example.com', code: '123456', newPassword: 'new-password-1' }, 'anonymous', 400),
+    'api/auth/verify-agent-code': send('POST', '/api/auth/verify-agent-code', { code: 'NOSUCHCODE' }, 'anonymous', 400),
+    'api/categories/[id]': get(`/api/categories/[id]?id=${UNKNOWN}`, 'anonymous', 404),
+    'api/categories/index': get('/api/categories', 'anonymous', 200),
+    'api/commissions/asset-stats': get('/api/commissions/asset-stats', 'administrator', 200),
+    'api/commissions/listing/[id]': send('PATCH', `/api/commissions/listing/[id]?id=${UNKNOWN}`, { commissionPercent: 5 }, 'administrator', 404),
+    'api/commissions/listings': get('/api/commissions/listings', 'administrator', 200),
+    'api/commissions/summary': get('/api/commissions/summary', 'administrator', 200),
+    'api/cron/sweep': get('/api/cron/sweep', 'scheduler', 200),
+    'api/docs/[asset]': get('/api/docs/[asset]?asset=swagger-ui.css', 'anonymous', 200),
+    'api/docs/index': get('/api/docs', 'anonymous', 200),
+    'api/health/index': get('/api/health', 'anonymous', 200),
+    'api/health/ready': get('/api/health/ready', 'anonymous', 200),
+    'api/listings/[id]': get(`/api/listings/[id]?id=${UNKNOWN}`, 'administrator', 404),
+    'api/listings/index': get('/api/listings', 'administrator', 200),
+    'api/not-found': get('/api/not-found', 'anonymous', 404),
+    'api/notifications/[id]/read': send('PUT', `/api/notifications/[id]/read?id=${UNKNOWN}`, undefined, 'administrator', 404),
+    'api/notifications/index': get('/api/notifications', 'administrator', 200),
+    'api/notifications/read-all': send('PUT', '/api/notifications/read-all', undefined, 'administrator', 200),
+    'api/openapi.json': get('/api/openapi.json', 'anonymous', 200),
+    'api/public/filter-options': get('/api/public/filter-options', 'anonymous', 200),
+    'api/public/listings/[id]': get(`/api/public/listings/[id]?id=${UNKNOWN}`, 'anonymous', 404),
+    'api/public/listings/[id]/inquiry': send('POST', `/api/public/listings/[id]/inquiry?id=${UNKNOWN}`, { method: 'chat' }, 'anonymous', 404),
+    'api/public/listings/index': get('/api/public/listings', 'anonymous', 200),
+    'api/public/messenger-bot': get('/api/public/messenger-bot', 'anonymous', 200),
+    'api/public/suggest': get('/api/public/suggest?q=iph', 'anonymous', 200),
+    'api/settings/index': get('/api/settings', 'anonymous', 200),
+    'api/syndication/config/[platform]': get('/api/syndication/config/[platform]?platform=MESSENGER', 'administrator', 200),
+    'api/syndication/config/index': get('/api/syndication/config', 'administrator', 200),
+    'api/syndication/delete-message/[messageId]': send('POST', '/api/syndication/delete-message/[messageId]?messageId=1', {}, 'administrator', 404),
+    'api/syndication/edit-message/[messageId]': send('POST', '/api/syndication/edit-message/[messageId]?messageId=1', { caption: 'Edited' }, 'administrator', 404),
+    'api/syndication/logs': get('/api/syndication/logs', 'administrator', 200),
+    'api/syndication/messenger/info': get('/api/syndication/messenger/info', 'administrator', 200),
+    'api/syndication/messenger/setup-webhook': send('POST', '/api/syndication/messenger/setup-webhook', undefined, 'administrator', 200),
+    'api/syndication/messenger/webhook-info': get('/api/syndication/messenger/webhook-info', 'administrator', 200),
+    'api/syndication/messenger/webhook': send('POST', '/api/syndication/messenger/webhook', { update_id: 1 }, 'anonymous', 401),
+    'api/syndication/retry/[id]': send('POST', `/api/syndication/retry/[id]?id=${UNKNOWN}`, undefined, 'administrator', 404),
+    'api/syndication/trigger/[listingId]': send('POST', `/api/syndication/trigger/[listingId]?listingId=${UNKNOWN}`, undefined, 'administrator', 404),
+    'api/uploads/signature': send('POST', '/api/uploads/signature', { fileName: 'photo.jpg', contentType: 'image/jpeg', size: 1000 }, 'administrator', 200),
+  };
+
+  let adminToken: string;
+  beforeAll(async () => {
+    adminToken = (await local.api.post('/api/auth/login', { json: ADMIN })).body.data.token as string;
+  });
+
+  it('has a probe for every function the build writes', () => {
+    expect(Object.keys(PROBES).sort()).toEqual([...output.functions].sort());
+  });
+
+  it.each(Object.keys(PROBES))('%s loads and answers in a bare node process', async (name) => {
+    const { request, caller, status } = PROBES[name]!;
+    const headers: Record<string, string> = {};
+    if (caller === 'administrator') headers.authorization = `Bearer ${adminToken}`;
+    if (caller === 'scheduler') headers.authorization = `Bearer ${CRON_SECRET}`;
+    const body = request.json === undefined ? undefined : JSON.stringify(request.json);
+    if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    const answer = await callInBareProcess(
+      path.join(built.served, 'functions', `${name}.func`),
+      { method: request.method, url: `http://localhost${request.path}`, headers, body },
+      // As on the platform: images go to the image host (the build's CLOUDINARY_URL).
+      { ...process.env, VERCEL: '1', STORAGE_PROVIDER: 'cloudinary', LOG_LEVEL: 'error' },
+    ).catch((error: unknown) => {
+      throw new Error(`${name} could not load or answer under plain Node: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    // The body is shown only when the status is not the one expected, to say why.
+    expect({ name, status: answer.status, body: answer.status === status ? undefined : answer.body, stderr: answer.stderr }).toEqual({ name, status, body: undefined, stderr: '' });
+  });
+});
+
+describe('a deployed function that cannot start', () => {
+  const call = (name: string, request: BareRequest, env: NodeJS.ProcessEnv) =>
+    callInBareProcess(path.join(built.served, 'functions', `${name}.func`), request, { ...process.env, VERCEL: '1', LOG_LEVEL: 'silent', ...env });
+  const envelope = (answer: { status: number; body: string }) => ({ status: answer.status, body: JSON.parse(answer.body) as unknown });
+
+  it('answers 503 in the envelope naming DATABASE_URL when it is not set', async () => {
+    const answer = await call('api/public/listings/index', { method: 'GET', url: 'http://localhost/api/public/listings' }, { DATABASE_URL: '' });
+    expect(envelope(answer)).toEqual({ status: 503, body: { success: false, error: 'Service unavailable: DATABASE_URL is not set' } });
+  });
+
+  it('answers 503 in the envelope saying the database is unreachable when nothing answers at its address', async () => {
+    const answer = await call('api/categories/index', { method: 'GET', url: 'http://localhost/api/categories' }, { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    expect(envelope(answer)).toEqual({ status: 503, body: { success: false, error: 'Service unavailable: the database is unreachable' } });
+  });
+
+  it('answers 503 in the envelope naming JWT_SECRET when it is missing', async () => {
+    const body = JSON.stringify(ADMIN);
+    const answer = await call(
+      'api/auth/login',
+      { method: 'POST', url: 'http://localhost/api/auth/login', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body },
+      { JWT_SECRET: '' },
+    );
+    expect(envelope(answer)).toEqual({ status: 503, body: { success: false, error: 'Service unavailable: JWT_SECRET is not set to at least 32 bytes' } });
   });
 });

@@ -1,5 +1,5 @@
 import { readConfig } from '../../lib/config.js';
-import { adoptDatabase } from '../../lib/db/adopt/adopt.js';
+import { adoptDatabase } from '../../lib/adoption/adopt.js';
 import { buildOriginalSchema, createEmptyDatabase, openRawDatabase, type OriginalSchemaOptions } from './original-database.js';
 import { insertOriginalRows } from './original-rows.js';
 import type { PreparedDatabase } from './test-server.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm/sql/sql';
-import type { Executor } from '../client.js';
+import type { Executor } from '../db/client.js';
 import { ORIGINAL_ENUMS, PRISMA_MIGRATIONS_TABLE } from './original-schema.js';
-import { queryRows } from './query-rows.js';
+import { queryRows } from '../db/query-rows.js';
 import { SIDE_SCHEMA, type OriginalTables } from './recognise.js';
 
 /**

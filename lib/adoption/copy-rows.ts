@@ -1,7 +1,7 @@
 import type { ColumnTypes } from './inspect.js';
 import { KEPT_USER_COLUMNS, ORIGINAL_PLATFORM, SOCIAL_COLUMNS, type OriginalTable } from './original-schema.js';
 import { SIDE_SCHEMA, type OriginalTables } from './recognise.js';
-import { RENAMED_SETTINGS } from '../../settings/schema.js';
+import { RENAMED_SETTINGS } from '../settings/schema.js';
 
 /**
  * The statements that copy the original's rows (moved to the side schema) into this schema's

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm/sql/sql';
 import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
-import type { Executor } from '../client.js';
-import { MIGRATIONS_FOLDER } from '../migrate.js';
+import type { Executor } from '../db/client.js';
+import { MIGRATIONS_FOLDER } from '../db/migrate.js';
 import { DRIZZLE_JOURNAL, DRIZZLE_SCHEMA } from './inspect.js';
 
 /** This service's migrations (`drizzle/`), read as drizzle's migrator reads them: statements, hash and time. */

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm/sql/expressions/conditions';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
-import type { Executor } from '../db/client.js';
-import { agentListingTotals, listingTotals, type ListingStatus } from '../db/schema.js';
+import type { Executor } from './client.js';
+import { agentListingTotals, listingTotals, type ListingStatus } from './schema.js';
 
 /**
  * Counts read from the totals that the statistics trigger keeps per category and status, and per

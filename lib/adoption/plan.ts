@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm/sql/sql';
-import type { Executor } from '../client.js';
-import { RENAMED_SETTINGS, KEPT_SETTINGS } from '../../settings/schema.js';
-import { SETTING_KEYS } from '../../settings/queries.js';
+import type { Executor } from '../db/client.js';
+import { RENAMED_SETTINGS, KEPT_SETTINGS } from '../settings/schema.js';
+import { SETTING_KEYS } from '../settings/queries.js';
 import { KEPT_USER_COLUMNS, ORIGINAL_PLATFORM, type OriginalTable } from './original-schema.js';
 import { COPY_ORDER } from './copy-rows.js';
-import { queryRows } from './query-rows.js';
+import { queryRows } from '../db/query-rows.js';
 import type { OriginalTables } from './recognise.js';
 
 /** What adoption does with one of the original's tables: its rows, and each change worth knowing. */

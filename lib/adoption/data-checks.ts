@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm/sql/sql';
-import type { Executor } from '../client.js';
-import { queryRows } from './query-rows.js';
+import type { Executor } from '../db/client.js';
+import { queryRows } from '../db/query-rows.js';
 import type { OriginalTables } from './recognise.js';
 
 const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';

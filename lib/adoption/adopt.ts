@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm/sql/sql';
-import type { Config } from '../../config.js';
-import { connect, type Transaction } from '../client.js';
-import { embeddedDatabaseExists } from '../embedded.js';
+import type { Config } from '../config.js';
+import { connect, type Transaction } from '../db/client.js';
+import { embeddedDatabaseExists } from '../db/embedded.js';
 import { copyStatements, keptColumnsStatement } from './copy-rows.js';
 import { dataProblems } from './data-checks.js';
 import { inspectDatabase } from './inspect.js';
 import { applyMigrations, recordMigrations, serviceMigrations } from './migration-journal.js';
 import { planAdoption, type TablePlan } from './plan.js';
-import { queryRows } from './query-rows.js';
+import { queryRows } from '../db/query-rows.js';
 import { recognise, type OriginalTables } from './recognise.js';
 import { dropOriginal, moveOriginalAside } from './side-schema.js';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm/sql/sql';
-import type { Executor } from '../client.js';
+import type { Executor } from '../db/client.js';
 import { PRISMA_MIGRATIONS_TABLE } from './original-schema.js';
-import { queryRows } from './query-rows.js';
+import { queryRows } from '../db/query-rows.js';
 
 /** A column's name and type, as `format_type` writes it (`text`, `timestamp(3) without time zone`, …). */
 export type ColumnTypes = ReadonlyMap<string, string>;
