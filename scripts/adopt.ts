@@ -1,3 +1,4 @@
+import '../lib/cli/project-env.js';
 import { parseArgs } from 'node:util';
 import { config } from '../lib/config.js';
 import { adoptDatabase, type AdoptionOutcome } from '../lib/adoption/adopt.js';

@@ -1,10 +1,13 @@
+import '../lib/cli/project-env.js';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { upsertAdmin } from '../lib/auth/bootstrap-admin.js';
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH } from '../lib/auth/schema.js';
+import { prepareDatabase } from '../lib/cli/prepare-database.js';
+import { progress } from '../lib/cli/progress.js';
+import { runCommand } from '../lib/cli/failure.js';
 import { config } from '../lib/config.js';
 import { closeDb, getDb } from '../lib/db/client.js';
-import { runMigrations } from '../lib/db/migrate.js';
 
 const USAGE = 'Usage: npm run create-admin -- --email <e-mail> --password <password> [--name <name>] [--phone <phone>]';
 
@@ -42,16 +45,15 @@ function readArguments(): v.InferOutput<typeof Arguments> {
 /** Creates or updates a SUPER_ADMIN. Run it while the server is stopped: the embedded database allows one process. */
 async function main(): Promise<void> {
   const account = readArguments();
-  await runMigrations(config());
+  await prepareDatabase(config());
   try {
-    const { id, created } = await upsertAdmin(await getDb(), account);
+    const db = await getDb();
+    progress('Hashing the password (about a second)…');
+    const { id, created } = await upsertAdmin(db, account);
     console.log(`${created ? 'Created' : 'Updated'} administrator ${account.email} (${id}).`);
   } finally {
     await closeDb();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
-});
+runCommand(main);

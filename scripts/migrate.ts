@@ -1,11 +1,11 @@
+import '../lib/cli/project-env.js';
+import { runCommand } from '../lib/cli/failure.js';
+import { prepareDatabase } from '../lib/cli/prepare-database.js';
 import { config } from '../lib/config.js';
-import { runMigrations } from '../lib/db/migrate.js';
 import { log } from '../lib/log.js';
 
-const cfg = config();
-runMigrations(cfg)
-  .then(() => log.info('migrations applied', { driver: cfg.databaseDriver }))
-  .catch((error: unknown) => {
-    log.error('migration failed', { error });
-    process.exit(1);
-  });
+runCommand(async () => {
+  const cfg = config();
+  await prepareDatabase(cfg);
+  log.info('migrations applied', { driver: cfg.databaseDriver });
+});

@@ -1,7 +1,9 @@
+import '../lib/cli/project-env.js';
 import { parseArgs } from 'node:util';
+import { runCommand } from '../lib/cli/failure.js';
+import { prepareDatabase } from '../lib/cli/prepare-database.js';
 import { config } from '../lib/config.js';
 import { closeDb, getDb } from '../lib/db/client.js';
-import { runMigrations } from '../lib/db/migrate.js';
 import { DEMO_AGENT_PASSWORD, DEMO_AGENTS, seedDemoStore } from '../lib/seeding/demo-store.js';
 
 const USAGE = 'Usage: npm run seed:demo [-- --listings N]   (N from 0 to 500, default 50)';
@@ -27,7 +29,7 @@ async function main(): Promise<void> {
   }
   const listings = readListings(values.listings);
   const cfg = config();
-  await runMigrations(cfg);
+  await prepareDatabase(cfg);
   try {
     console.log(`Seeding a demo store (${listings} listings, images stored on ${cfg.storageProvider === 'local' ? cfg.uploadDir : 'the image host'})...`);
     const outcome = await seedDemoStore(await getDb(), {
@@ -44,7 +46,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
-});
+runCommand(main);

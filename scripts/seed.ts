@@ -1,9 +1,11 @@
+import '../lib/cli/project-env.js';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../lib/auth/passwords.js';
+import { reportFailure } from '../lib/cli/failure.js';
+import { prepareDatabase } from '../lib/cli/prepare-database.js';
 import { config } from '../lib/config.js';
 import { connect, type Connection } from '../lib/db/client.js';
-import { runMigrations } from '../lib/db/migrate.js';
 import { ensureSeedAgents, insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
 
 /** From this many listings on, the GIN indexes and statistics are rebuilt after the load instead of kept up row by row. */
@@ -42,7 +44,7 @@ async function main(): Promise<void> {
   const agentCount = readCount(values.agents, 'agents', 1000, 25);
   const seed = readCount(values.seed, 'seed', 2 ** 31, 42);
 
-  await runMigrations();
+  await prepareDatabase(config());
   // Rebuilding the indexes of a million listings takes longer than any request may.
   connection = await connect(config(), undefined, 'maintenance');
   const { db } = connection;
@@ -77,8 +79,5 @@ async function main(): Promise<void> {
 let connection: Connection | undefined;
 
 main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
+  .catch(reportFailure)
   .finally(() => connection?.close());

@@ -1,3 +1,4 @@
+import '../lib/cli/project-env.js';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

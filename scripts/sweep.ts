@@ -1,11 +1,13 @@
+import '../lib/cli/project-env.js';
 import { parseArgs } from 'node:util';
+import { reportFailure } from '../lib/cli/failure.js';
 import { closeDb } from '../lib/db/client.js';
 import { log } from '../lib/log.js';
 import { sweep } from '../lib/cron/sweep.js';
 import { STALE_PENDING_SECONDS } from '../lib/syndication/sweeper.js';
 
 /**
- * `npm run sweep [-- --pending-older-than SECONDS]`: one sweep (D33), as the scheduled function
+ * `npm run sweep [-- --pending-older-than SECONDS]`: one sweep, as the scheduled function
  * runs it. A server that was stopped mid-post can be caught up at once with a shorter age.
  */
 const { values } = parseArgs({ options: { 'pending-older-than': { type: 'string', default: String(STALE_PENDING_SECONDS) } } });
@@ -17,8 +19,5 @@ if (!Number.isInteger(pendingOlderThanSeconds) || pendingOlderThanSeconds < 0) {
 
 sweep({ pendingOlderThanSeconds })
   .then((report) => log.info('sweep done', { ...report }))
-  .catch((error: unknown) => {
-    log.error('sweep failed', { error });
-    process.exitCode = 1;
-  })
+  .catch(reportFailure)
   .finally(() => closeDb());

@@ -1,3 +1,4 @@
+import '../lib/cli/project-env.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { config, describeMissing, missingSettings } from '../lib/config.js';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   }
   const started = performance.now();
   const functions = discoverRoutes(path.join(PROJECT_DIR, 'api'));
+  log.info(`bundling ${functions.length} functions into ${OUTPUT_DIR} (about a minute)…`);
   await writeBuildOutput(PROJECT_DIR, OUTPUT_DIR, functions);
   log.info('build output written', { outputDir: OUTPUT_DIR, functions: functions.length, ms: Math.round(performance.now() - started) });
 }

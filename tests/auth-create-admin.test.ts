@@ -121,7 +121,7 @@ describe('npm run create-admin', () => {
     try {
       const result = await createAdmin(['--email', 'locked@example.com', '--password', 'long-enough'], { DATA_DIR: dataDir });
       expect(result.code).not.toBe(0);
-      expect(result.stderr).toContain(`The embedded database in ${dataDir} is in use by process ${process.pid}. Stop that process first.`);
+      expect(result.stderr).toContain(`The embedded database in ${dataDir} is in use by process ${process.pid}. Stop that process first, or set DATA_DIR to another folder.`);
       expect(result.stdout).toBe('');
     } finally {
       release();

@@ -133,12 +133,12 @@ describe('PUT /api/auth/me: happy path', () => {
 });
 
 describe('PUT /api/auth/me: errors', () => {
-  it('answers 409 for an e-mail another account has, changing nothing', async () => {
+  it('answers 409 naming the email field for an e-mail another account has, changing nothing', async () => {
     const agent = await buildAgent(server.db);
     const other = await buildAgent(server.db);
     const response = await api.put('/api/auth/me', { token: agent.token, json: { email: other.email.toUpperCase(), name: 'Not Applied', currentPassword: agent.password } });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists' });
+    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
     expect(await stored(agent)).toMatchObject({ email: agent.email, name: agent.name });
   });
 

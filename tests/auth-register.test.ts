@@ -142,12 +142,12 @@ describe('POST /api/auth/register: errors', () => {
     expect(await userByEmail(body.email)).toBeUndefined();
   });
 
-  it('answers 409 for a taken e-mail (in any case) and leaves the code unused', async () => {
+  it('answers 409 naming the email field for a taken e-mail (in any case) and leaves the code unused', async () => {
     const existing = await buildAgent(server.db);
     const { id, code } = await issueCode();
     const response = await register(signUpBody(code, { email: existing.email.toUpperCase() }));
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists' });
+    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
     expect(await codeRow(id)).toMatchObject({ useCount: 0, isUsed: false, usedById: null });
     expect(await server.db.select({ id: users.id }).from(users).where(eq(users.email, existing.email))).toHaveLength(1);
   });

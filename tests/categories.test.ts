@@ -192,7 +192,7 @@ describe('POST /api/categories', () => {
     expect(await categoryCount()).toBe(before);
   });
 
-  it('answers 409 for a name that exists once normalized, creating nothing', async () => {
+  it('answers 409 naming the name field for a name that exists once normalized, creating nothing', async () => {
     const existing = await buildCategory(server.db, { name: `TAKEN_${unique()}` });
     const before = await categoryCount();
     const response = await api.post('/api/categories', {
@@ -200,7 +200,7 @@ describe('POST /api/categories', () => {
       json: { name: existing.name.toLowerCase().replace('_', ' '), displayName: 'Another' },
     });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists' });
+    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'name', message: 'name already exists' }] });
     expect(await categoryCount()).toBe(before);
   });
 
@@ -271,12 +271,12 @@ describe('PATCH /api/categories/:id', () => {
     expect(await storedCategory(category.id)).toEqual(category);
   });
 
-  it("answers 409 when renamed to another category's name, changing nothing", async () => {
+  it("answers 409 naming the name field when renamed to another category's name, changing nothing", async () => {
     const taken = await buildCategory(server.db);
     const category = await buildCategory(server.db);
     const response = await api.patch(`/api/categories/${category.id}`, { token: admin.token, json: { name: taken.name, displayName: 'Changed' } });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists' });
+    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'name', message: 'name already exists' }] });
     expect(await storedCategory(category.id)).toEqual(category);
   });
 

@@ -74,6 +74,7 @@ describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
     );
     expect(result.code, result.output).toBe(0);
     expect(result.output).toContain('migrations skipped');
+    expect(result.output).toMatch(/bundling \d+ functions into .+ \(about a minute\)…/);
     expect(fs.readFileSync(path.join(outputDir, 'static', 'robots.txt'), 'utf8')).toBe(STATIC_FILES['robots.txt']);
     expect(JSON.parse(fs.readFileSync(path.join(outputDir, 'config.json'), 'utf8'))).toEqual({ version: 3, routes: BUILD_ROUTES });
     const functionConfig = (file: string) => JSON.parse(fs.readFileSync(path.join(outputDir, 'functions', 'api', `${file}.func`, '.vc-config.json'), 'utf8')) as Record<string, unknown>;

@@ -86,13 +86,12 @@ describe('route table', () => {
 
 describe('vercel.json', () => {
   const config = JSON.parse(fs.readFileSync(path.resolve('vercel.json'), 'utf8')) as { rewrites: Array<{ source: string; destination: string }> };
-  const catchAll = config.rewrites.findIndex((rewrite) => rewrite.source === '/api/:path(.*)');
+  const catchAll = config.rewrites.findIndex((rewrite) => rewrite.source === '/:path(.*)');
 
-  it('ends with a catch-all that gives unknown /api paths the 404 envelope', () => {
-    expect(config.rewrites.slice(-2)).toEqual([
-      { source: '/api', destination: '/api/not-found' },
-      { source: '/api/:path(.*)', destination: '/api/not-found' },
-    ]);
+  it('starts with / onto the service function and ends with a catch-all that gives every unknown path the 404 envelope', () => {
+    expect(config.rewrites[0]).toEqual({ source: '/', destination: '/api' });
+    expect(config.rewrites.at(-1)).toEqual({ source: '/:path(.*)', destination: '/api/not-found' });
+    expect(catchAll).toBe(config.rewrites.length - 1);
   });
 
   it('rewrites every function with a path parameter to itself before the catch-all, which the platform tries before its own dynamic routes', () => {

@@ -82,7 +82,7 @@ describe('coverage of the api/ functions', () => {
         documented.add(`${method.toLowerCase()} ${openApiPath(route.pattern)}`);
       }
     }
-    const apiOperations = operations().filter(({ path: docPath, op }) => docPath.startsWith('/api/') && !op.deprecated);
+    const apiOperations = operations().filter(({ path: docPath, op }) => (docPath === '/api' || docPath.startsWith('/api/')) && !op.deprecated);
     expect(apiOperations.map(({ method, path: docPath }) => `${method} ${docPath}`).sort()).toEqual([...documented].sort());
   });
 

@@ -117,7 +117,7 @@ describe('signing up concurrently', () => {
 
     expect(statusesOf(responses)).toEqual([201, 409, 409, 409, 409, 409]);
     for (const refused of responses.filter((response) => response.status === 409)) {
-      expect(refused.body).toEqual({ success: false, error: 'A record with that value already exists' });
+      expect(refused.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
     }
     const accounts = await server.db.select({ id: users.id, role: users.role }).from(users).where(eq(users.email, email));
     expect(accounts).toEqual([{ id: responses.find((response) => response.status === 201)!.body.data.user.id, role: 'AGENT' }]);

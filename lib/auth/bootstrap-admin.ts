@@ -75,3 +75,9 @@ export async function ensureConfiguredAdmin(): Promise<void> {
     log.warn('ADMIN_EMAIL names an existing account that is not an administrator; it was left unchanged (npm run create-admin promotes an account deliberately)', { email });
   }
 }
+
+/** Whether any SUPER_ADMIN exists, so that a fresh install can say how to make the first one. */
+export async function administratorExists(db: Database): Promise<boolean> {
+  const [found] = await db.select({ id: users.id }).from(users).where(sql`${users.role} = 'SUPER_ADMIN'`).limit(1);
+  return found !== undefined;
+}

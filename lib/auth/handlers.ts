@@ -26,7 +26,6 @@ const DEVICE_FAILURE_LIMIT = { limit: 10, windowSeconds: FIFTEEN_MINUTES };
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 const INVALID_AGENT_CODE = 'Invalid or expired agent code';
-const EMAIL_TAKEN = 'A record with that value already exists';
 
 /**
  * Sign-up with an agent code: the account is always an AGENT, and the code's use is taken with it.
@@ -43,7 +42,7 @@ export async function register(
     await countWrongAgentCode();
     throw ApiError.badRequest(INVALID_AGENT_CODE);
   }
-  if (await findCredentials(db, body.email)) throw ApiError.conflict(EMAIL_TAKEN);
+  if (await findCredentials(db, body.email)) throw ApiError.duplicate('email');
   // Hashing is slow: done before the transaction so the code's row is never held locked meanwhile.
   const passwordHash = await hashPassword(body.password, `sign-up:${ctx.clientIp}`);
   const user = await inTransaction(db, async (tx) => {

@@ -32,7 +32,7 @@ export function lockDataDir(dataDir: string): () => void {
       const owner = Number(fs.readFileSync(lockPath, 'utf8'));
       if (Number.isInteger(owner) && owner > 0 && processIsAlive(owner)) {
         throw new Error(
-          `The embedded database in ${dataDir} is in use by process ${owner}. Stop that process first.`,
+          `The embedded database in ${dataDir} is in use by process ${owner}. Stop that process first, or set DATA_DIR to another folder.`,
         );
       }
       fs.rmSync(lockPath, { force: true });

@@ -35,7 +35,15 @@ export class ApiError extends Error {
   static conflict(message: string): ApiError {
     return new ApiError(409, message);
   }
+
+  /** A unique value taken: the spec's message, with the field named in `details` (`email already exists`). */
+  static duplicate(field: string | undefined): ApiError {
+    return new ApiError(409, DUPLICATE_MESSAGE, field ? [{ field, message: `${field} already exists` }] : undefined);
+  }
 }
+
+/** The spec's message for a unique value that is already taken. */
+export const DUPLICATE_MESSAGE = 'A record with that value already exists';
 
 /** `Listing with id "<id>" not found`, the spec's wording for a missing record. */
 export function notFoundError(resource: string, id: string): ApiError {

@@ -21,6 +21,16 @@ function isConnectionFailure(error: unknown): boolean {
   return false;
 }
 
+/**
+ * The column a unique violation is about, from PostgreSQL's detail (`Key (email)=(…) already
+ * exists.`); an index on an expression (`lower(email)`) names the column inside it.
+ */
+function duplicatedField(detail: string | undefined): string | undefined {
+  const key = /^Key \((.+?)\)=/.exec(detail ?? '')?.[1];
+  if (!key || key.includes(',')) return undefined;
+  return /(\w+)\)*$/.exec(key.replace(/::\w+|"/g, ''))?.[1];
+}
+
 /** Maps a database failure to the API error a client should see, or undefined when it is a bug. */
 export function databaseErrorToApiError(error: unknown): ApiError | undefined {
   if (error instanceof DatabaseUrlMissing) return new ApiError(503, 'Service unavailable: DATABASE_URL is not set');
@@ -29,7 +39,7 @@ export function databaseErrorToApiError(error: unknown): ApiError | undefined {
     if (RETRYABLE_CODES.has(pgError.code)) return new ApiError(503, 'Service unavailable: the database was busy, please try again');
     switch (pgError.code) {
       case '23505':
-        return ApiError.conflict('A record with that value already exists');
+        return ApiError.duplicate(duplicatedField(pgError.detail));
       case '23503':
         return pgError.detail?.includes('is still referenced')
           ? ApiError.conflict('The record is still referenced by other records')

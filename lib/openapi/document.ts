@@ -31,7 +31,7 @@ const TAGS: Array<{ name: string; description: string; prefixes: string[] }> = [
   { name: 'Settings', description: 'Store settings', prefixes: ['/api/settings'] },
   { name: 'Health', description: 'Liveness and readiness', prefixes: ['/api/health', '/health'] },
   { name: 'Operations', description: 'Scheduled work, called by the platform\'s scheduler', prefixes: ['/api/cron'] },
-  { name: 'Reference', description: 'This document and its reference page', prefixes: ['/api/openapi.json', '/api/docs'] },
+  { name: 'Reference', description: 'The service, this document and its reference page', prefixes: ['/', '/api', '/api/openapi.json', '/api/docs'] },
 ];
 
 function tagOf(pattern: string): string {

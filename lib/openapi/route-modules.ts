@@ -11,6 +11,7 @@ type RouteModule = () => Promise<{ default: RouteHandler }>;
  * compares this list with `discoverRoutes('api')`, so a new route file cannot be left out silently.
  */
 export const ROUTE_MODULES: Record<string, RouteModule> = {
+  '/api': () => import('../../api/index.js'),
   '/api/admin/seed-categories': () => import('../../api/admin/seed-categories.js'),
   '/api/auth/agent-codes': () => import('../../api/auth/agent-codes/index.js'),
   '/api/auth/agent-codes/:id': () => import('../../api/auth/agent-codes/[id].js'),
@@ -59,7 +60,7 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   '/api/uploads/signature': () => import('../../api/uploads/signature.js'),
 };
 
-/** The platform's fallback for unknown `/api/*` paths (a `vercel.json` rewrite), not an operation of its own. */
+/** The platform's fallback for unknown paths (a `vercel.json` rewrite), not an operation of its own. */
 export const UNDOCUMENTED_ROUTES = ['/api/not-found'];
 
 /**
@@ -70,6 +71,7 @@ export const SELF_DESCRIBED_ROUTES = ['/api/openapi.json'];
 
 /** Paths `vercel.json` rewrites onto a function, documented as that function's operations too. */
 export const ROUTE_ALIASES: Record<string, string> = {
+  '/': '/api',
   '/health': '/api/health',
   '/api/public/telegram-bot': '/api/public/messenger-bot',
   '/api/syndication/telegram/info': '/api/syndication/messenger/info',

@@ -65,7 +65,11 @@ const HANDLER = 'index.mjs';
  */
 const REQUIRE_SHIM = "import { createRequire as __functionRequire } from 'node:module'; const require = __functionRequire(import.meta.url);";
 
-/** The platform's Node runtime named by `engines.node` (`24.x` is `nodejs24.x`). */
+/**
+ * The platform's Node runtime named by `engines.node` (`24.x` is `nodejs24.x`), which is also the
+ * major the platform itself reads from package.json; the code keeps to what Node 20 offers, so it
+ * runs locally on Node 20 too (npm then warns about the engine, which the README explains).
+ */
 function nodeRuntime(projectDir: string): string {
   const { engines } = JSON.parse(fs.readFileSync(path.join(projectDir, 'package.json'), 'utf8')) as { engines?: { node?: string } };
   const major = /^(\d+)/.exec(engines?.node ?? '')?.[1];

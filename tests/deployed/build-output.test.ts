@@ -160,13 +160,16 @@ describe('HTTP: every documented operation answers alike from both', () => {
     expect(differences).toEqual([]);
   });
 
-  it('answers unknown /api paths with the 404 envelope, and other paths as the platform does', async () => {
-    for (const pathname of ['/api', '/api/nope', '/api/a/b/c', '/api/listings/x/y']) {
+  it('answers every unknown path, inside /api or not, with the 404 envelope, and / with the service', async () => {
+    for (const pathname of ['/nope', '/a/b/c', '/favicon.ico', '/api/nope', '/api/a/b/c', '/api/listings/x/y']) {
       const response = await deployed.get(pathname);
       expect(response.status, pathname).toBe(404);
       expect(response.body, pathname).toEqual({ success: false, error: 'Route not found' });
     }
-    expect((await deployed.get('/nope')).status).toBe(404);
+    const root = await deployed.get('/');
+    expect(root.status).toBe(200);
+    expect(root.body).toEqual((await local.api.get('/')).body);
+    expect(root.body.data.links).toEqual({ docs: '/api/docs', openapi: '/api/openapi.json', health: '/health' });
     expect((await deployed.get('/robots.txt')).text).toBe(STATIC_FILES['robots.txt']);
   });
 });

@@ -1,0 +1,6 @@
+import { getServiceInfo } from '../lib/docs/service-info.js';
+import { endpoint, route } from '../lib/http/route.js';
+
+export default route({
+  GET: endpoint('public', {}, getServiceInfo),
+});

@@ -1,0 +1,199 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lockDataDir } from '../lib/db/embedded.js';
+import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './support/databases.js';
+import { prepareTestDatabase } from './support/test-server.js';
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const TSX_LOADER = pathToFileURL(path.resolve('node_modules/tsx/dist/loader.mjs')).href;
+
+/** The settings a developer's shell may hold, left out so that each command sees only what a test gives it. */
+const SETTINGS = /^(DATABASE_|DATA_DIR$|JWT_|ADMIN_|PORT$|NODE_ENV$|LOG_LEVEL$|UPLOAD_DIR$|STORAGE_|CLOUDINARY_|VERCEL|CRON_)/;
+
+/** Runs a project command as npm runs it (tsx), from `cwd` (the project root unless given). */
+function startCommand(script: string, args: string[], env: Record<string, string>, cwd = path.resolve('.')) {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SETTINGS.test(name)));
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, path.resolve(script), ...args], {
+    cwd,
+    env: { ...inherited, NODE_ENV: 'test', BCRYPT_ROUNDS: '4', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const outcome: Outcome = { code: null, stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => (outcome.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (outcome.stderr += chunk.toString()));
+  const ended = new Promise<Outcome>((resolve) => child.once('close', (code) => resolve({ ...outcome, code })));
+  return { child, outcome, ended };
+}
+
+function runCommand(script: string, args: string[], env: Record<string, string>, cwd?: string): Promise<Outcome> {
+  return startCommand(script, args, env, cwd).ended;
+}
+
+const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+function tempDir(label: string): string {
+  const dir = makeTempDir(label);
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** An embedded database folder held by this process, as a running server holds it. */
+function lockedFolder(label: string): string {
+  const dir = tempDir(label);
+  cleanups.push(lockDataDir(dir));
+  return dir;
+}
+
+async function migratedDatabase(): Promise<Record<string, string>> {
+  const database = await prepareTestDatabase();
+  cleanups.push(async () => {
+    await database.drop();
+    fs.rmSync(database.dataDir, { recursive: true, force: true });
+  });
+  return { ...database.env, UPLOAD_DIR: tempDir('uploads'), STORAGE_PROVIDER: 'local' };
+}
+
+describe('a failure is one line that says what to do', () => {
+  it('npm start on a taken port exits non-zero with one line naming the port and how to choose another, and no stack', { timeout: 120_000 }, async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    cleanups.push(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    const { port } = taken.address() as net.AddressInfo;
+    const result = await runCommand('scripts/serve.ts', [], { ...(await migratedDatabase()), PORT: String(port), LOG_LEVEL: 'silent' });
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([`Port ${port} is already in use: stop the program using it, or choose another port (PORT=${port + 1} npm start, or PORT in .env).`]);
+    expect(result.stdout).not.toContain('Marketplace Listing API on');
+  });
+
+  it('npm run sweep on an embedded database a server holds exits non-zero with one line, as seed:demo does', { timeout: 120_000 }, async () => {
+    const dataDir = lockedFolder('locked');
+    const expected = `The embedded database in ${dataDir} is in use by process ${process.pid}. Stop that process first, or set DATA_DIR to another folder.`;
+    for (const script of ['scripts/sweep.ts', 'scripts/seed-demo.ts']) {
+      const result = await runCommand(script, [], { DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+      expect(result.code, script).toBe(1);
+      expect(lines(result.stderr), script).toEqual([expected]);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    }
+  });
+
+  it('puts the stack of a failure in the debug log, beside the one line', { timeout: 120_000 }, async () => {
+    const dataDir = lockedFolder('locked-debug');
+    const result = await runCommand('scripts/sweep.ts', [], { DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([expect.stringContaining(`The embedded database in ${dataDir} is in use`)]);
+    const debug = lines(result.stdout).map((line) => JSON.parse(line) as { level: string; msg: string; error?: { stack?: string } });
+    expect(debug.find((entry) => entry.msg === 'failure details')).toMatchObject({ level: 'debug', error: { stack: expect.stringContaining('lockDataDir') } });
+  });
+
+  it('npm start refuses a missing production setting in one line that says where to set it', { timeout: 120_000 }, async () => {
+    const result = await runCommand('scripts/serve.ts', [], { NODE_ENV: 'production', DATA_DIR: tempDir('production'), PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([
+      'Refusing to start: JWT_SECRET must be set to at least 32 bytes in production (set it in .env or the environment).',
+    ]);
+  });
+});
+
+describe('.env in the folder a command runs from', () => {
+  it('is read by the commands, and a variable set in the environment wins over it', { timeout: 120_000 }, async () => {
+    const project = tempDir('project');
+    const fromFile = lockedFolder('from-file');
+    const fromEnvironment = lockedFolder('from-environment');
+    fs.writeFileSync(path.join(project, '.env'), `# the embedded database of this checkout\nDATA_DIR=${fromFile}\nLOG_LEVEL=silent\n`);
+    const readFromFile = await runCommand('scripts/sweep.ts', [], {}, project);
+    expect(readFromFile.code).toBe(1);
+    expect(readFromFile.stderr).toContain(`The embedded database in ${fromFile} is in use`);
+    const environmentWins = await runCommand('scripts/sweep.ts', [], { DATA_DIR: fromEnvironment }, project);
+    expect(environmentWins.code).toBe(1);
+    expect(environmentWins.stderr).toContain(`The embedded database in ${fromEnvironment} is in use`);
+  });
+});
+
+describe('slow steps say what they are doing', () => {
+  it('a first migration says it is creating the database and how long that takes, and a second says nothing', { timeout: 240_000 }, async () => {
+    let env: Record<string, string>;
+    let announcement: string;
+    if (testPostgresUrl) {
+      const database = uniqueName(`${DATABASE_PREFIX}first_`);
+      await adminQuery(`CREATE DATABASE "${database}"`);
+      cleanups.push(() => adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
+      const url = new URL(withDatabase(testPostgresUrl, database));
+      env = { DATABASE_URL: url.toString(), DATABASE_DRIVER: 'pg' };
+      const migrations = (JSON.parse(fs.readFileSync('drizzle/meta/_journal.json', 'utf8')) as { entries: unknown[] }).entries.length;
+      announcement = `Applying ${migrations} new migrations to the PostgreSQL at ${url.hostname}:${url.port}/${database}…`;
+    } else {
+      const dataDir = path.join(tempDir('first-start'), 'data');
+      env = { DATA_DIR: dataDir };
+      announcement = `Creating and migrating the embedded database in ${dataDir} (first start, about 20 s)…`;
+    }
+    const first = await runCommand('scripts/migrate.ts', [], { ...env, LOG_LEVEL: 'silent' });
+    expect(first.code, first.stderr).toBe(0);
+    expect(lines(first.stderr)).toEqual([announcement, expect.stringMatching(/^Database ready \(\d+\.\d s\)\.$/)]);
+    const again = await runCommand('scripts/migrate.ts', [], { ...env, LOG_LEVEL: 'silent' });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('');
+  });
+
+  it('create-admin says it is hashing the password, then creates the administrator', { timeout: 120_000 }, async () => {
+    const result = await runCommand('scripts/create-admin.ts', ['--email', 'progress@example.com', '--password', 'long-enough-password'], {
+      ...(await migratedDatabase()),
+      LOG_LEVEL: 'silent',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(lines(result.stderr)).toEqual(['Hashing the password (about a second)…']);
+    expect(result.stdout).toMatch(/^Created administrator progress@example\.com \([0-9a-f-]{36}\)\.\n$/);
+  });
+});
+
+describe('npm start', () => {
+  it('prints the address, the reference page, the database and, with no administrator yet, how to make one', { timeout: 120_000 }, async () => {
+    const env = await migratedDatabase();
+    const server = startCommand('scripts/serve.ts', [], { ...env, PORT: '0', LOG_LEVEL: 'silent' });
+    cleanups.push(() => void server.child.kill('SIGTERM'));
+    for (let waited = 0; !server.outcome.stdout.includes('start again.') && server.child.exitCode === null && waited < 100_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const printed = lines(server.outcome.stdout);
+    const url = /^Marketplace Listing API on (http:\/\/localhost:\d+)$/.exec(printed[0] ?? '')?.[1];
+    expect(url, server.outcome.stdout + server.outcome.stderr).toBeDefined();
+    const database = env.DATABASE_URL ? `PostgreSQL at ${new URL(env.DATABASE_URL).host}${new URL(env.DATABASE_URL).pathname}` : `embedded PostgreSQL in ${env.DATA_DIR}`;
+    expect(printed).toEqual([
+      `Marketplace Listing API on ${url}`,
+      `  API reference: ${url}/api/docs`,
+      `  Database:      ${database}`,
+      '  No administrator yet. Stop the server (Ctrl+C) and make one:',
+      "    npm run create-admin -- --email you@example.com --password 'a-long-password'",
+      '  or set ADMIN_EMAIL and ADMIN_PASSWORD in .env and start again.',
+    ]);
+    expect((await fetch(`${url}/api/docs`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect((await server.ended).code).toBe(0);
+  });
+
+  it('leaves out the administrator hint once one exists', { timeout: 120_000 }, async () => {
+    const env = await migratedDatabase();
+    const server = startCommand('scripts/serve.ts', [], { ...env, PORT: '0', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'boot@example.com', ADMIN_PASSWORD: 'long-enough-password' });
+    cleanups.push(() => void server.child.kill('SIGTERM'));
+    for (let waited = 0; !server.outcome.stdout.includes('Database:') && server.child.exitCode === null && waited < 100_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(server.outcome.stdout).toContain('  API reference: http://localhost:');
+    expect(server.outcome.stdout).not.toContain('No administrator yet');
+    server.child.kill('SIGTERM');
+    expect((await server.ended).code).toBe(0);
+  });
+});

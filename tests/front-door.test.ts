@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from './support/test-server.js';
+
+const server = useTestServer();
+const api = server.api;
+const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
+
+describe('the front door', () => {
+  it('answers GET / with the name, the version of package.json and links to the reference, the document and health', async () => {
+    const response = await api.get('/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(response.body).toEqual({
+      success: true,
+      data: { name: 'Marketplace Listing API', version, links: { docs: '/api/docs', openapi: '/api/openapi.json', health: '/health' } },
+    });
+    for (const link of Object.values(response.body.data.links as Record<string, string>)) {
+      expect((await api.get(link)).status, link).toBe(200);
+    }
+  });
+
+  it('answers GET /api with the same description', async () => {
+    const [root, apiRoot] = await Promise.all([api.get('/'), api.get('/api')]);
+    expect(apiRoot.status).toBe(200);
+    expect(apiRoot.body).toEqual(root.body);
+  });
+
+  it('answers a method / does not serve with 405 and the methods it does', async () => {
+    const response = await api.post('/', { json: {} });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, OPTIONS');
+  });
+});
+
+describe('unknown paths', () => {
+  it.each(['/nope', '/a/b/c', '/favicon.ico', '/index.html', '/api/nope', '/api/a/b/c', '/api/listings/x/y'])(
+    'answers %s with the JSON 404 envelope',
+    async (pathname) => {
+      for (const send of [() => api.get(pathname), () => api.post(pathname, { json: {} }), () => api.delete(pathname)]) {
+        const response = await send();
+        expect(response.status, pathname).toBe(404);
+        expect(response.headers.get('content-type')).toContain('application/json');
+        expect(response.body).toEqual({ success: false, error: 'Route not found' });
+      }
+    },
+  );
+
+  it('still serves the crawler file and the paths vercel.json rewrites', async () => {
+    expect((await api.get('/robots.txt')).status).toBe(200);
+    expect((await api.get('/health')).status).toBe(200);
+  });
+});
