@@ -38,21 +38,18 @@ export async function findProfile(db: Database, id: string) {
   return row;
 }
 
-/** Applies the given fields (an absent field stays as it is) and answers the resulting profile. */
 /**
- * Applies profile changes (and a new profile image reference) in one transaction, answering the
- * updated profile and the image it replaced, whose file the caller removes once this has committed.
+ * Applies profile changes (and a new profile image reference) in the caller's transaction,
+ * answering the profile before and after and the image it replaced, whose file the caller removes
+ * once the transaction has committed. The profile is undefined when the account no longer exists.
  */
-export async function updateProfile(db: Database, id: string, changes: Omit<ProfileUpdate, 'currentPassword'> & { profileImage?: string }) {
+export async function updateProfile(tx: Executor, id: string, changes: Omit<ProfileUpdate, 'currentPassword'> & { profileImage?: string }) {
   const values = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-  if (Object.keys(values).length === 0) return { profile: await findProfile(db, id), replacedImage: null };
-  return inTransaction(db, async (tx) => {
-    const [current] = await tx.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, id)).for('update');
-    if (!current) return { profile: undefined, replacedImage: null };
-    const [profile] = await tx.update(users).set(values).where(eq(users.id, id)).returning(profileColumns);
-    const replacedImage = values.profileImage !== undefined && current.profileImage !== values.profileImage ? current.profileImage : null;
-    return { profile, replacedImage };
-  });
+  const [before] = await tx.select(profileColumns).from(users).where(eq(users.id, id)).for('update');
+  if (!before || Object.keys(values).length === 0) return { before, profile: before, replacedImage: null };
+  const [profile] = await tx.update(users).set(values).where(eq(users.id, id)).returning(profileColumns);
+  const replacedImage = values.profileImage !== undefined && before.profileImage !== values.profileImage ? before.profileImage : null;
+  return { before, profile, replacedImage };
 }
 
 /**
@@ -135,10 +132,10 @@ export async function listAgents(db: Database, page: PageQuery) {
 }
 
 /** Deletes an AGENT account (never an administrator); their listings keep existing without an agent. */
-export async function deleteAgent(db: Database, id: string): Promise<boolean> {
-  const rows = await db
+export async function deleteAgent(executor: Executor, id: string) {
+  const [row] = await executor
     .delete(users)
     .where(and(eq(users.id, id), eq(users.role, 'AGENT')))
-    .returning({ id: users.id });
-  return rows.length === 1;
+    .returning({ id: users.id, email: users.email, name: users.name, phone: users.phone, role: users.role });
+  return row;
 }

@@ -11,6 +11,7 @@ import { created, ok, paginated, pagination, type Reply } from '../http/reply.js
 import type { Input, RequestContext } from '../http/route.js';
 import { markDirectUploadsAttached } from '../media/direct-upload-records.js';
 import { acceptDirectUploads, removeImages, storeImages } from '../media/storage.js';
+import { recordListingAudit } from './audit.js';
 import { validateAttributes } from './attributes.js';
 import { keptImages } from './kept-images.js';
 import { notifyListingCreated, notifyListingUpdated } from './notifications.js';
@@ -104,7 +105,8 @@ function requiredCreateFields(body: ListingCreateBody, user: AuthUser) {
   return present as { title: string; price: number; categoryId: string; agentId: string };
 }
 
-export async function createListing({ body, files }: Input<{ body: typeof ListingCreateBody; form: typeof listingImagesForm }>, { user }: Caller): Promise<Reply> {
+export async function createListing({ body, files }: Input<{ body: typeof ListingCreateBody; form: typeof listingImagesForm }>, ctx: Caller): Promise<Reply> {
+  const { user } = ctx;
   const { title, price, categoryId, agentId } = requiredCreateFields(body, user);
   if (user.role === 'AGENT' && agentId !== user.id) throw ApiError.forbidden();
   const db = await getDb();
@@ -133,6 +135,7 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
         city: body.city ?? null,
         neighborhood: body.neighborhood ?? null,
       });
+      await recordListingAudit(tx, ctx, 'create', null, row);
       await notifyListingCreated(tx, row, user);
       return { listing: row, afterCommit: await recordListingEvent(tx, { type: 'listing.created', listingId: row.id }) };
     }),
@@ -202,8 +205,9 @@ async function planUpdate(executor: Executor, listing: ListingRow, body: Listing
 
 export async function updateListing(
   { params, body, files }: Input<{ params: typeof IdParams; body: typeof ListingUpdateBody; form: typeof listingImagesForm }>,
-  { user }: Caller,
+  ctx: Caller,
 ): Promise<Reply> {
+  const { user } = ctx;
   const newFiles = processedImages(files);
   if (!hasChanges(body, newFiles.length)) throw ApiError.badRequest('No fields to update');
   const uploaded = await acceptDirectUploads(body.imageRefs ?? [], 'imageRefs');
@@ -228,6 +232,7 @@ export async function updateListing(
       if (body.existingImages !== undefined || added > 0) plan.changes.images = [...plan.kept, ...stored, ...uploaded];
       const updated = await updateListingRow(tx, params.id, plan.changes);
       if (!updated) throw notFoundError('Listing', params.id);
+      await recordListingAudit(tx, ctx, plan.sold ? 'sell' : 'update', listing, updated);
       await notifyListingUpdated(tx, updated, plan.sold);
       const recorded = await recordListingEvent(tx, { type: 'listing.updated', listingId: params.id });
       return { row: await loadDetails(tx, params.id), previousCategoryId: listing.categoryId, dropped: plan.dropped, afterCommit: recorded };
@@ -239,7 +244,8 @@ export async function updateListing(
   return ok(listingPresenter(row));
 }
 
-export async function deleteListing({ params }: { params: ListingParams }, { user }: Caller): Promise<Reply> {
+export async function deleteListing({ params }: { params: ListingParams }, ctx: Caller): Promise<Reply> {
+  const { user } = ctx;
   const db = await getDb();
   const { listing, afterCommit } = await inTransaction(db, async (tx) => {
     const row = await lockListing(tx, params.id);
@@ -248,6 +254,7 @@ export async function deleteListing({ params }: { params: ListingParams }, { use
     // Recorded before the delete: listeners read what goes with the row (its channel posts).
     const recorded = await recordListingEvent(tx, { type: 'listing.deleted', listingId: params.id });
     await deleteListingRow(tx, params.id);
+    await recordListingAudit(tx, ctx, 'delete', row, null);
     return { listing: row, afterCommit: recorded };
   });
   await invalidateListingAnswers(listing.categoryId);
