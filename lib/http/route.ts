@@ -12,6 +12,7 @@ import { edgeCacheHeaders, type CacheTag } from './edge-cache.js';
 import { entityTagOf, ifNoneMatchNames } from './entity-tag.js';
 import { discardBody, fromNodeRequest, fromWebRequest, type IncomingRequest } from './incoming-request.js';
 import { readJsonBody } from './json-body.js';
+import { nameReadPlan, serverTimingHeader, timeRequest } from './request-timing.js';
 import { secretMatches } from './shared-secret.js';
 import type { FormSpec, ParsedForm } from './multipart.js';
 import type { Reply } from './reply.js';
@@ -289,7 +290,16 @@ async function idempotentRequestOf(request: IncomingRequest, url: URL, input: In
   return { key, scope, route: `${request.method.toUpperCase()} ${url.pathname}`, fingerprint: fingerprintOf({ query: url.search, body: input.body, files: input.files }) };
 }
 
+/** Every answer says where its time went: `Server-Timing` with the database's share and the total. */
 async function respond(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {
+  return timeRequest(async (timing) => {
+    const response = await answer(table, allowed, request);
+    response.headers['Server-Timing'] = serverTimingHeader(timing);
+    return response;
+  });
+}
+
+async function answer(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {
   const started = performance.now();
   const requestId = crypto.randomUUID();
   const headers: Record<string, string> = { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', ...corsHeaders(request) };
@@ -303,6 +313,7 @@ async function respond(table: RouteTable, allowed: string, request: IncomingRequ
   const answerKey = endpoint?.edgeCache ? `${url.pathname}${url.search}` : undefined;
   const kept = answerKey === undefined ? undefined : keptAnswer(answerKey);
   if (kept) {
+    nameReadPlan('kept-answer');
     discardBody(request);
     const response = cacheableResponse(kept, headers, request.headers['if-none-match']);
     logRequest(request, requestId, method, url, response.status, started, undefined);
