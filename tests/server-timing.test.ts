@@ -16,7 +16,7 @@ beforeAll(async () => {
     ['Galaxy S23', 'Samsung'],
     ['iPhone 15', 'Apple'],
     ['Pixel 8', 'Google'],
-  ]) {
+  ] as const) {
     await buildListing(server.db, { categoryId: category.id, agentId: admin.id, title, attributes: { brand, model: title, storage: '128GB' } });
   }
 });
@@ -93,5 +93,14 @@ describe('Server-Timing', () => {
     expect(allowed.headers.get('timing-allow-origin')).toBe(STOREFRONT);
     const stranger = await api.get('/api/public/listings', { headers: { origin: 'https://elsewhere.example' } });
     expect(stranger.headers.get('timing-allow-origin')).toBeNull();
+  });
+});
+
+describe('telemetry without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+  it('loads nothing of OpenTelemetry: no API registered after requests, reads and writes', async () => {
+    expect(process.env.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect((await api.get('/api/public/listings')).status).toBe(200);
+    expect((await api.put('/api/settings', { token: admin.token, json: { siteName: 'Untraced' } })).status).toBe(200);
+    expect(Object.getOwnPropertySymbols(globalThis).map(String).filter((symbol) => symbol.includes('opentelemetry'))).toEqual([]);
   });
 });

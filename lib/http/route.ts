@@ -3,11 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthUser } from '../auth/authenticate.js';
 import { config } from '../config.js';
 import { log } from '../log.js';
+import { flushTelemetry, inSpan, telemetryEnabled } from '../telemetry.js';
 import { ApiError } from './api-error.js';
 import { keepAnswer, keptAnswer, type KeptAnswer } from './answer-cache.js';
 import { clientAddress } from './client-address.js';
 import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
 import { databaseErrorToApiError } from './database-errors.js';
+import { defer } from './deferred-work.js';
 import { edgeCacheHeaders, type CacheTag } from './edge-cache.js';
 import { entityTagOf, ifNoneMatchNames } from './entity-tag.js';
 import { discardBody, fromNodeRequest, fromWebRequest, type IncomingRequest } from './incoming-request.js';
@@ -291,12 +293,26 @@ async function idempotentRequestOf(request: IncomingRequest, url: URL, input: In
 }
 
 /** Every answer says where its time went: `Server-Timing` with the database's share and the total. */
-async function respond(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {
+function timedAnswer(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {
   return timeRequest(async (timing) => {
     const response = await answer(table, allowed, request);
     response.headers['Server-Timing'] = serverTimingHeader(timing);
     return response;
   });
+}
+
+/** With telemetry on, the request is a span, the parent of its statements' and Bot API calls' spans. */
+async function respond(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {
+  if (!telemetryEnabled()) return timedAnswer(table, allowed, request);
+  const method = request.method.toUpperCase();
+  const path = new URL(request.url, 'http://localhost').pathname;
+  const response = await inSpan(`${method} ${path}`, { 'http.request.method': method, 'url.path': path }, async (notes) => {
+    const timed = await timedAnswer(table, allowed, request);
+    notes.set({ 'http.response.status_code': timed.status, 'http.request.id': timed.headers['X-Request-Id'] ?? '' });
+    return timed;
+  });
+  void defer('telemetry export', flushTelemetry);
+  return response;
 }
 
 async function answer(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {
