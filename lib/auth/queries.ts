@@ -3,7 +3,6 @@ import { desc } from 'drizzle-orm/sql/expressions/select';
 import { count } from 'drizzle-orm/sql/functions/aggregate';
 import { sql } from 'drizzle-orm/sql/sql';
 import type { Database, Executor } from '../db/client.js';
-import { inTransaction } from '../db/transaction.js';
 import { agentListingTotals, users } from '../db/schema.js';
 import { offsetOf, type PageQuery } from '../http/common-schemas.js';
 import { agentColumns, profileColumns } from './presenter.js';
