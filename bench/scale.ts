@@ -5,6 +5,11 @@ import { send, startService, statementsOf, type BenchRequest, type CapturedState
 /** Every request answers within this, one at a time, at a million listings. */
 const BUDGET_MS = 50;
 const SCALE_LISTINGS = 1_000_000;
+/** Audit entries and channel posting log entries the operator's reads are timed over. */
+const SCALE_AUDIT_ENTRIES = 1_000_000;
+const SCALE_POSTING_LOG_ENTRIES = 1_000_000;
+/** How far apart the seeded entries are: a million of them span about a year. */
+const SEEDED_ENTRY_SPACING_SECONDS = 30;
 const RUNS = 5;
 
 interface ScaleOptions {
@@ -52,6 +57,68 @@ async function prepareDatabase(options: ScaleOptions, env: NodeJS.ProcessEnv): P
     // As autovacuum would soon: visibility for index-only reads, statistics for the planner.
     await withClient(options.databaseUrl, (client) => client.query('vacuum analyze listings'));
   }
+  await withClient(options.databaseUrl, async (client) => {
+    await seedAuditTrail(client);
+    await seedPostingLog(client);
+  });
+}
+
+async function countOf(client: pg.Client, table: string): Promise<number> {
+  return Number((await client.query(`select count(*) from ${table}`)).rows[0].count);
+}
+
+/**
+ * Fills the audit trail to a million entries, one every 30 seconds back from now, made by the
+ * store's users: mostly listing writes (about ten per listing), then profiles, agent codes,
+ * categories, settings, agents and channel configs, as a shop's year would have them.
+ */
+async function seedAuditTrail(client: pg.Client): Promise<void> {
+  const missing = SCALE_AUDIT_ENTRIES - (await countOf(client, 'audit_entries'));
+  if (missing <= 0) return;
+  console.log(`seeding ${missing.toLocaleString('en-US')} audit entries`);
+  await client.query(
+    `with actors as (select array_agg(id order by id) as ids, array_agg(role order by id) as roles, array_agg(email order by id) as emails from users),
+     entries as (
+       select g, 1 + g % array_length(actors.ids, 1) as actor,
+         case when g % 100 < 85 then 'listing' when g % 100 < 92 then 'user' when g % 100 < 95 then 'agent-code'
+              when g % 100 < 97 then 'category' when g % 100 < 98 then 'settings' when g % 100 < 99 then 'agent' else 'syndication-config' end as entity
+       from generate_series(1, $1::int) g, actors)
+     insert into audit_entries (at, "actorId", "actorRole", "actorEmail", action, entity, "entityId", changes, "requestId", ip)
+     select now() - make_interval(secs => (g + $2::int) * $3::int), actors.ids[actor], actors.roles[actor], actors.emails[actor],
+       case when g % 50 = 0 then 'delete' when g % 10 = 0 then 'create' when g % 37 = 0 then 'sell' else 'update' end,
+       entity,
+       case when entity = 'settings' then null else md5(entity || (g / 10)::text)::uuid::text end,
+       jsonb_build_object('price', jsonb_build_object('before', g % 1000, 'after', g % 1000 + 1)),
+       md5(g::text)::uuid::text, '10.0.' || (g % 250) || '.' || (g % 200)
+     from entries, actors`,
+    [missing, SCALE_AUDIT_ENTRIES - missing, SEEDED_ENTRY_SPACING_SECONDS],
+  );
+  await client.query('vacuum analyze audit_entries');
+}
+
+/**
+ * Fills the channel posting log to a million entries, one per listing every 30 seconds back from
+ * now: nearly all posted, about 3 in 100 failed (one of them for flood control, with the wait the
+ * Bot API asked for), and the newest few still waiting.
+ */
+async function seedPostingLog(client: pg.Client): Promise<void> {
+  const missing = SCALE_POSTING_LOG_ENTRIES - (await countOf(client, 'syndication_logs'));
+  if (missing <= 0) return;
+  console.log(`seeding ${missing.toLocaleString('en-US')} channel posting log entries`);
+  await client.query(
+    `insert into syndication_logs ("listingId", platform, status, action, "channelInfo", "messageId", "errorMessage", "runAt", attempt, "retryAt", "retryAfterSeconds")
+     select id, 'MESSENGER',
+       (case when n <= 3 then 'PENDING' when n % 100 < 3 then 'FAILED' else 'SUCCESS' end)::"SyndicationStatus",
+       'NEW_POST', '@benchchannel',
+       case when n > 3 and n % 100 >= 3 then n::int end,
+       case when n > 3 and n % 100 = 0 then 'Bot API sendPhoto failed (429): Too Many Requests: retry after 30'
+            when n > 3 and n % 100 < 3 then 'Bot API sendPhoto failed (400): Bad Request: chat not found' end,
+       now() - make_interval(secs => n * $2::int), 1, null,
+       case when n > 3 and n % 100 = 0 then 30 end
+     from (select id, row_number() over () + $3::int as n from listings limit $1::int) as picked`,
+    [missing, SEEDED_ENTRY_SPACING_SECONDS, SCALE_POSTING_LOG_ENTRIES - missing],
+  );
+  await client.query('vacuum analyze syndication_logs');
 }
 
 async function timed(request: TimedRequest): Promise<Timing> {
@@ -92,6 +159,9 @@ interface Fixture {
   earbuds: string;
   smartwatches: string;
   listing: string;
+  agentId: string;
+  /** A listing with a history in the audit trail. */
+  auditedListing: string;
 }
 
 async function tokensAndIds(options: ScaleOptions): Promise<Fixture> {
@@ -107,6 +177,7 @@ async function tokensAndIds(options: ScaleOptions): Promise<Fixture> {
       group by u.id order by 3 desc limit 1`)).rows[0] as { id: string; email: string; listings: number };
     const category = async (name: string) => ((await client.query('select id from categories where name = $1', [name])).rows[0] as { id: string }).id;
     const listing = (await client.query(`select id from listings where status = 'AVAILABLE' order by "createdAt" desc offset 500 limit 1`)).rows[0] as { id: string };
+    const audited = (await client.query(`select "entityId" from audit_entries where entity = 'listing' order by at desc offset 100000 limit 1`)).rows[0] as { entityId: string };
     return {
       admin: await signToken({ id: admin.id, email: 'bench-admin@example.com', role: 'SUPER_ADMIN' }),
       agent: await signToken({ id: busiest.id, email: busiest.email, role: 'AGENT' }),
@@ -115,6 +186,8 @@ async function tokensAndIds(options: ScaleOptions): Promise<Fixture> {
       earbuds: await category('EARBUDS'),
       smartwatches: await category('SMARTWATCHES'),
       listing: listing.id,
+      auditedListing: audited.entityId,
+      agentId: busiest.id,
     };
   });
 }
@@ -135,6 +208,11 @@ const HOSTILE_SEARCHES: TimedRequest[] = [
   { name: 'public list page 1000000', path: '/api/public/listings?page=1000000' },
   { name: 'suggest of punctuation', path: '/api/public/suggest?q=%25%25' },
 ];
+
+/** The moment `days` days ago, as a query value. */
+function daysAgo(days: number): string {
+  return encodeURIComponent(new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString());
+}
 
 /** Every GET of the spec, as anonymous, administrator and the agent with the most listings, with the filters that cost the most. */
 function readRequests(f: Fixture): TimedRequest[] {
@@ -217,6 +295,16 @@ function readRequests(f: Fixture): TimedRequest[] {
     admin('notifications', '/api/notifications'),
     admin('syndication logs', '/api/syndication/logs'),
     admin('syndication config', '/api/syndication/config'),
+    admin('syndication health', '/api/syndication/health'),
+    admin('audit', '/api/admin/audit'),
+    admin('audit page 2000', '/api/admin/audit?page=2000'),
+    admin('audit of one listing', `/api/admin/audit?entity=listing&entityId=${f.auditedListing}`),
+    admin('audit of settings', '/api/admin/audit?entity=settings&page=1'),
+    admin('audit by an agent', `/api/admin/audit?actorId=${f.agentId}`),
+    admin('audit deletes', '/api/admin/audit?action=delete'),
+    admin('audit deletes of agents', '/api/admin/audit?entity=agent&action=delete'),
+    admin('audit of a week half a year ago', `/api/admin/audit?from=${daysAgo(190)}&to=${daysAgo(183)}`),
+    admin('audit sales by an agent in a month', `/api/admin/audit?actorId=${f.agentId}&action=sell&from=${daysAgo(60)}&to=${daysAgo(30)}`),
     agent('listings', '/api/listings'),
     agent(`listings page ${Math.max(1, Math.floor(f.agentListings / 20))}`, `/api/listings?page=${Math.max(1, Math.floor(f.agentListings / 20))}`),
     agent('listings search', '/api/listings?search=Surface'),

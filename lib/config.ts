@@ -47,6 +47,8 @@ export interface Config {
   legacyClientFields: boolean;
   /** Whether the image host's credentials are set (`CLOUDINARY_URL`, or its three separate variables). */
   imageHostCredentials: boolean;
+  /** How long the audit trail keeps an entry (`AUDIT_RETENTION_DAYS`, default 365). */
+  auditRetentionDays: number;
 }
 
 const LOCAL_ORIGINS = [3000, 3001, 5173, 4173, 8080].flatMap((port) => [
@@ -76,6 +78,12 @@ function readMilliseconds(value: string | undefined, fallback: number, least = 5
 function readProxyHops(env: NodeJS.ProcessEnv): number {
   const hops = Number(env.TRUST_PROXY ?? 0);
   return Number.isInteger(hops) && hops > 0 && hops < 10 ? hops : 0;
+}
+
+/** Whole days from 1 to 100 years; anything else falls back to a year. */
+function readRetentionDays(value: string | undefined): number {
+  const days = Number(value ?? 365);
+  return Number.isInteger(days) && days >= 1 && days <= 36_500 ? days : 365;
 }
 
 function readBcryptRounds(env: NodeJS.ProcessEnv): number {
@@ -136,6 +144,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageHostCredentials: Boolean(
       nonEmpty(env.CLOUDINARY_URL) || (nonEmpty(env.CLOUDINARY_CLOUD_NAME) && nonEmpty(env.CLOUDINARY_API_KEY) && nonEmpty(env.CLOUDINARY_API_SECRET)),
     ),
+    auditRetentionDays: readRetentionDays(nonEmpty(env.AUDIT_RETENTION_DAYS)),
   };
 }
 

@@ -1,5 +1,8 @@
+import { changesBetween } from '../audit/changes.js';
+import { recordAudit } from '../audit/record.js';
 import { config } from '../config.js';
 import { getDb } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { notFoundError } from '../http/api-error.js';
 import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
@@ -17,12 +20,17 @@ export async function createAgentCode(
   { body }: Input<{ body: typeof AgentCodeCreateBody }>,
   ctx: RequestContext<'admin'>,
 ): Promise<Reply> {
-  const code = await insertAgentCode(await getDb(), {
-    createdById: ctx.user.id,
-    agentName: body.name,
-    agentPhone: body.phone,
-    maxUses: body.maxUses,
-    expiresInHours: body.expiresInHours,
+  const code = await inTransaction(await getDb(), async (tx) => {
+    const row = await insertAgentCode(tx, {
+      createdById: ctx.user.id,
+      agentName: body.name,
+      agentPhone: body.phone,
+      maxUses: body.maxUses,
+      expiresInHours: body.expiresInHours,
+    });
+    const changes = changesBetween(null, row, ['code', 'agentName', 'agentPhone', 'maxUses', 'expiresAt']);
+    await recordAudit(tx, ctx, { action: 'create', entity: 'agent-code', entityId: row.id, changes });
+    return row;
   });
   // A new code is active and unused.
   return created(config().legacyClientFields ? { ...code, isActive: true, uses: 0 } : code);
@@ -33,9 +41,15 @@ export async function listCodes({ query }: Input<{ query: typeof AdminListQuery 
   return paginated(items.map(agentCodeView), pagination(query.page, query.limit, total));
 }
 
-export async function revokeCode({ params }: Input<{ params: typeof IdParams }>): Promise<Reply> {
-  const revoked = await revokeAgentCode(await getDb(), params.id);
-  if (!revoked) throw notFoundError('Agent code', params.id);
+/** Revoking a code already revoked changes nothing, and leaves no audit entry. */
+export async function revokeCode({ params }: Input<{ params: typeof IdParams }>, ctx: RequestContext<'admin'>): Promise<Reply> {
+  const revoked = await inTransaction(await getDb(), async (tx) => {
+    const outcome = await revokeAgentCode(tx, params.id);
+    if (!outcome) throw notFoundError('Agent code', params.id);
+    const changes = changesBetween(outcome.before, outcome.after, ['revokedAt']);
+    if (Object.keys(changes).length > 0) await recordAudit(tx, ctx, { action: 'revoke', entity: 'agent-code', entityId: params.id, changes });
+    return outcome.after;
+  });
   return ok({ id: revoked.id });
 }
 

@@ -46,9 +46,9 @@ export interface NewAgentCode {
 }
 
 /** Stores a new code under a fresh random 6-digit value, drawing again when the value is taken. */
-export async function insertAgentCode(db: Database, values: NewAgentCode) {
+export async function insertAgentCode(executor: Executor, values: NewAgentCode) {
   for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
-    const [row] = await db
+    const [row] = await executor
       .insert(agentCodes)
       .values({
         code: randomCode(),
@@ -117,12 +117,17 @@ export async function listAgentCodes(db: Database, page: PageQuery) {
   return { items, total: totals?.total ?? 0 };
 }
 
-/** Revokes at once; an already revoked code keeps its first revocation time. Undefined when unknown. */
-export async function revokeAgentCode(db: Database, id: string): Promise<{ id: string } | undefined> {
-  const [row] = await db
+/**
+ * Revokes at once; an already revoked code keeps its first revocation time. Answers the revocation
+ * time before and after, or undefined when the code is unknown.
+ */
+export async function revokeAgentCode(tx: Executor, id: string): Promise<{ before: { revokedAt: Date | null }; after: { id: string; revokedAt: Date | null } } | undefined> {
+  const [before] = await tx.select({ revokedAt: agentCodes.revokedAt }).from(agentCodes).where(eq(agentCodes.id, id)).for('update');
+  if (!before) return undefined;
+  const [after] = await tx
     .update(agentCodes)
     .set({ revokedAt: sql`coalesce(${agentCodes.revokedAt}, now())` })
     .where(eq(agentCodes.id, id))
-    .returning({ id: agentCodes.id });
-  return row;
+    .returning({ id: agentCodes.id, revokedAt: agentCodes.revokedAt });
+  return { before, after: after! };
 }

@@ -1,8 +1,11 @@
+import { changesBetween } from '../audit/changes.js';
+import { recordAudit } from '../audit/record.js';
 import { getDb } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import { notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
-import type { Input } from '../http/route.js';
+import type { Input, RequestContext } from '../http/route.js';
 import { profilePresenter } from './presenter.js';
 import { deleteAgent, listAgents } from './queries.js';
 import type { AdminListQuery } from './schema.js';
@@ -13,7 +16,12 @@ export async function listAgentAccounts({ query }: Input<{ query: typeof AdminLi
 }
 
 /** D24: agents only; their listings stay (without an agent) and their notifications go with them. */
-export async function removeAgent({ params }: Input<{ params: typeof IdParams }>): Promise<Reply> {
-  if (!(await deleteAgent(await getDb(), params.id))) throw notFoundError('Agent', params.id);
+export async function removeAgent({ params }: Input<{ params: typeof IdParams }>, ctx: RequestContext<'admin'>): Promise<Reply> {
+  await inTransaction(await getDb(), async (tx) => {
+    const removed = await deleteAgent(tx, params.id);
+    if (!removed) throw notFoundError('Agent', params.id);
+    const changes = changesBetween(removed, null, ['email', 'name', 'phone', 'role']);
+    await recordAudit(tx, ctx, { action: 'delete', entity: 'agent', entityId: params.id, changes });
+  });
   return ok({ id: params.id });
 }

@@ -1,5 +1,8 @@
+import { changesBetween } from '../audit/changes.js';
+import { recordAudit } from '../audit/record.js';
 import { config } from '../config.js';
 import { getDb, type Database } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
 import { defer } from '../http/deferred-work.js';
 import { ok, type Reply } from '../http/reply.js';
@@ -29,6 +32,24 @@ export async function getOwnProfile(_input: unknown, ctx: RequestContext<'token'
   return ok(profileView(profile));
 }
 
+/** The profile fields an audit entry compares: everything a caller may change of their own account. */
+const PROFILE_FIELDS = [
+  'name',
+  'email',
+  'phone',
+  'profileImage',
+  'social_1',
+  'social_2',
+  'social_3',
+  'social_4',
+  'social_5',
+  'social_6',
+  'social_7',
+  'social_8',
+  'website',
+  'customSocials',
+] as const;
+
 /** Profile fields, and a new profile image that replaces (and deletes) the previous one. */
 export async function updateOwnProfile(
   { body, files }: Input<{ body: typeof ProfileUpdateBody; form: typeof profileForm }>,
@@ -42,8 +63,13 @@ export async function updateOwnProfile(
   const changes = image ? { ...fields, profileImage: image } : fields;
   let result: Awaited<ReturnType<typeof updateProfile>>;
   try {
-    result = await updateProfile(db, ctx.user.id, changes);
-    if (!result.profile) throw ApiError.unauthorized('User no longer exists');
+    result = await inTransaction(db, async (tx) => {
+      const outcome = await updateProfile(tx, ctx.user.id, changes);
+      if (!outcome.profile) throw ApiError.unauthorized('User no longer exists');
+      const audited = changesBetween(outcome.before!, outcome.profile, PROFILE_FIELDS);
+      if (Object.keys(audited).length > 0) await recordAudit(tx, ctx, { action: 'update', entity: 'user', entityId: ctx.user.id, changes: audited });
+      return outcome;
+    });
   } catch (error) {
     if (image) await removeImages([image]);
     throw error;

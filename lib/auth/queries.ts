@@ -3,7 +3,6 @@ import { desc } from 'drizzle-orm/sql/expressions/select';
 import { count } from 'drizzle-orm/sql/functions/aggregate';
 import { sql } from 'drizzle-orm/sql/sql';
 import type { Database, Executor } from '../db/client.js';
-import { inTransaction } from '../db/transaction.js';
 import { agentListingTotals, users } from '../db/schema.js';
 import { offsetOf, type PageQuery } from '../http/common-schemas.js';
 import { agentColumns, profileColumns } from './presenter.js';
@@ -38,21 +37,18 @@ export async function findProfile(db: Database, id: string) {
   return row;
 }
 
-/** Applies the given fields (an absent field stays as it is) and answers the resulting profile. */
 /**
- * Applies profile changes (and a new profile image reference) in one transaction, answering the
- * updated profile and the image it replaced, whose file the caller removes once this has committed.
+ * Applies profile changes (and a new profile image reference) in the caller's transaction,
+ * answering the profile before and after and the image it replaced, whose file the caller removes
+ * once the transaction has committed. The profile is undefined when the account no longer exists.
  */
-export async function updateProfile(db: Database, id: string, changes: Omit<ProfileUpdate, 'currentPassword'> & { profileImage?: string }) {
+export async function updateProfile(tx: Executor, id: string, changes: Omit<ProfileUpdate, 'currentPassword'> & { profileImage?: string }) {
   const values = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-  if (Object.keys(values).length === 0) return { profile: await findProfile(db, id), replacedImage: null };
-  return inTransaction(db, async (tx) => {
-    const [current] = await tx.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, id)).for('update');
-    if (!current) return { profile: undefined, replacedImage: null };
-    const [profile] = await tx.update(users).set(values).where(eq(users.id, id)).returning(profileColumns);
-    const replacedImage = values.profileImage !== undefined && current.profileImage !== values.profileImage ? current.profileImage : null;
-    return { profile, replacedImage };
-  });
+  const [before] = await tx.select(profileColumns).from(users).where(eq(users.id, id)).for('update');
+  if (!before || Object.keys(values).length === 0) return { before, profile: before, replacedImage: null };
+  const [profile] = await tx.update(users).set(values).where(eq(users.id, id)).returning(profileColumns);
+  const replacedImage = values.profileImage !== undefined && before.profileImage !== values.profileImage ? before.profileImage : null;
+  return { before, profile, replacedImage };
 }
 
 /**
@@ -135,10 +131,10 @@ export async function listAgents(db: Database, page: PageQuery) {
 }
 
 /** Deletes an AGENT account (never an administrator); their listings keep existing without an agent. */
-export async function deleteAgent(db: Database, id: string): Promise<boolean> {
-  const rows = await db
+export async function deleteAgent(executor: Executor, id: string) {
+  const [row] = await executor
     .delete(users)
     .where(and(eq(users.id, id), eq(users.role, 'AGENT')))
-    .returning({ id: users.id });
-  return rows.length === 1;
+    .returning({ id: users.id, email: users.email, name: users.name, phone: users.phone, role: users.role });
+  return row;
 }

@@ -5,7 +5,9 @@ import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { categoryTag, invalidateEdgeCache } from '../http/edge-cache.js';
 import { created, ok, type Reply } from '../http/reply.js';
+import type { RequestContext } from '../http/route.js';
 import { log } from '../log.js';
+import { recordCategoryAudit } from './audit.js';
 import { DEFAULT_CATEGORIES } from './default-categories.js';
 import { categoryPresenter, categoryWithCountPresenter } from './presenter.js';
 import {
@@ -15,13 +17,14 @@ import {
   insertCategory,
   listCategoriesWithCounts,
   listCategoriesWithCountsByName,
-  lockCategoryForDelete,
+  lockCategory,
   updateCategoryRow,
 } from './queries.js';
 import type { CategoryCreate, CategoryUpdate } from './schema.js';
 import { seedDefaultCategories } from './seed.js';
 
 type Params = v.InferOutput<typeof IdParams>;
+type Caller = RequestContext<'admin'>;
 
 export async function listCategories(): Promise<Reply> {
   const db = await getDb();
@@ -36,29 +39,35 @@ export async function getCategory({ params }: { params: Params }): Promise<Reply
   return ok(categoryWithCountPresenter(row));
 }
 
-export async function createCategory({ body }: { body: CategoryCreate }): Promise<Reply> {
+export async function createCategory({ body }: { body: CategoryCreate }, ctx: Caller): Promise<Reply> {
   const db = await getDb();
-  const row = await insertCategory(db, body);
+  const row = await inTransaction(db, async (tx) => {
+    const inserted = await insertCategory(tx, body);
+    await recordCategoryAudit(tx, ctx, 'create', null, inserted);
+    return inserted;
+  });
   await invalidateEdgeCache(['categories']);
   return created(categoryPresenter(row, 0));
 }
 
 /** Replaces the given fields; listings keep their attributes even when the rules change. */
-export async function updateCategory({ params, body }: { params: Params; body: CategoryUpdate }): Promise<Reply> {
+export async function updateCategory({ params, body }: { params: Params; body: CategoryUpdate }, ctx: Caller): Promise<Reply> {
   const db = await getDb();
   const presented = await inTransaction(db, async (tx) => {
-    const row = await updateCategoryRow(tx, params.id, body);
+    const before = await lockCategory(tx, params.id);
+    const row = before && (await updateCategoryRow(tx, params.id, body));
     if (!row) throw notFoundError('Category', params.id);
+    await recordCategoryAudit(tx, ctx, 'update', before, row);
     return categoryPresenter(row, await countListingsInCategory(tx, row.id));
   });
   await invalidateEdgeCache(['categories', categoryTag(params.id)]);
   return ok(presented);
 }
 
-export async function deleteCategory({ params }: { params: Params }): Promise<Reply> {
+export async function deleteCategory({ params }: { params: Params }, ctx: Caller): Promise<Reply> {
   const db = await getDb();
   await inTransaction(db, async (tx) => {
-    const category = await lockCategoryForDelete(tx, params.id);
+    const category = await lockCategory(tx, params.id);
     if (!category) throw notFoundError('Category', params.id);
     const inUse = await countListingsInCategory(tx, category.id);
     if (inUse > 0) {
@@ -66,14 +75,20 @@ export async function deleteCategory({ params }: { params: Params }): Promise<Re
       throw ApiError.conflict(`Category "${category.displayName}" cannot be deleted: ${listingsUsingIt}`);
     }
     await deleteCategoryRow(tx, category.id);
+    await recordCategoryAudit(tx, ctx, 'delete', category, null);
   });
   await invalidateEdgeCache(['categories', categoryTag(params.id)]);
   return ok({ id: params.id });
 }
 
-export async function seedCategories(): Promise<Reply> {
+/** Each category the seeding creates is one audit entry, `seed`, so each category's history starts with it. */
+export async function seedCategories(_input: unknown, ctx: Caller): Promise<Reply> {
   const db = await getDb();
-  const outcome = await seedDefaultCategories(db);
+  const outcome = await inTransaction(db, async (tx) => {
+    const seeded = await seedDefaultCategories(tx);
+    for (const row of await listCategoriesWithCountsByName(tx, seeded.created)) await recordCategoryAudit(tx, ctx, 'seed', null, row);
+    return seeded;
+  });
   if (outcome.created.length > 0) {
     log.info('default categories created', { created: outcome.created });
     await invalidateEdgeCache(['categories']);

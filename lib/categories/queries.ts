@@ -76,10 +76,10 @@ export async function updateCategoryRow(executor: Executor, id: string, changes:
 }
 
 /**
- * Locks the category row against new references: a listing insert or re-point takes a key-share
- * lock on it, so once this returns, the listing count read next in the transaction stays true.
+ * Locks the category row against changes and new references: a listing insert or re-point takes a
+ * key-share lock on it, so once this returns, the listing count read next in the transaction stays true.
  */
-export async function lockCategoryForDelete(executor: Executor, id: string): Promise<CategoryRow | undefined> {
+export async function lockCategory(executor: Executor, id: string): Promise<CategoryRow | undefined> {
   const [row] = await executor.select().from(categories).where(eq(categories.id, id)).for('update').limit(1);
   return row;
 }

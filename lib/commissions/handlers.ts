@@ -1,9 +1,11 @@
 import { getDb } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import { notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
-import type { Input } from '../http/route.js';
-import { findListingDetails } from '../listings/queries.js';
+import type { Input, RequestContext } from '../http/route.js';
+import { recordListingAudit } from '../listings/audit.js';
+import { findListingDetails, lockListing } from '../listings/queries.js';
 import { findPhotoRecords } from '../media/photo-records.js';
 import { assetStatsPresenter, commissionListingPresenter } from './presenter.js';
 import { assetStatistics, commissionSummary, listCommissionListings, setCommissionPercent } from './queries.js';
@@ -27,13 +29,18 @@ export async function listListingCommissions({ query }: Input<{ query: typeof Co
   );
 }
 
-export async function updateListingCommission({
-  params,
-  body,
-}: Input<{ params: typeof IdParams; body: typeof CommissionUpdateBody }>): Promise<Reply> {
+export async function updateListingCommission(
+  { params, body }: Input<{ params: typeof IdParams; body: typeof CommissionUpdateBody }>,
+  ctx: RequestContext<'admin'>,
+): Promise<Reply> {
   const db = await getDb();
-  if (!(await setCommissionPercent(db, params.id, body.commissionPercent))) throw notFoundError('Listing', params.id);
-  const row = await findListingDetails(db, params.id);
+  const row = await inTransaction(db, async (tx) => {
+    const before = await lockListing(tx, params.id);
+    if (!before) throw notFoundError('Listing', params.id);
+    const after = await setCommissionPercent(tx, params.id, body.commissionPercent);
+    await recordListingAudit(tx, ctx, 'update', before, after);
+    return findListingDetails(tx, params.id);
+  });
   if (!row) throw notFoundError('Listing', params.id);
   return ok(commissionListingPresenter(row, await findPhotoRecords(db, row.images)));
 }

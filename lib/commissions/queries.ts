@@ -5,7 +5,7 @@ import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { categories, listingTotals, listings, type ListingStatus } from '../db/schema.js';
 import { countListings } from '../db/kept-totals.js';
-import { pageOfListingDetails, type ListingDetailRow } from '../listings/queries.js';
+import { pageOfListingDetails, type ListingDetailRow, type ListingRow } from '../listings/queries.js';
 import type { CommissionListingsQuery } from './schema.js';
 
 const listingsWithStatus = (status: ListingStatus) =>
@@ -90,12 +90,8 @@ export async function listCommissionListings(
   return { rows, total: total! };
 }
 
-/** Sets or clears a listing's commission; false when there is no such listing. */
-export async function setCommissionPercent(executor: Executor, id: string, percent: number | null): Promise<boolean> {
-  const rows = await executor
-    .update(listings)
-    .set({ commissionPercent: percent })
-    .where(eq(listings.id, id))
-    .returning({ id: listings.id });
-  return rows.length > 0;
+/** Sets or clears a listing's commission; null when there is no such listing. */
+export async function setCommissionPercent(executor: Executor, id: string, percent: number | null): Promise<ListingRow | null> {
+  const [row] = await executor.update(listings).set({ commissionPercent: percent }).where(eq(listings.id, id)).returning();
+  return row ?? null;
 }

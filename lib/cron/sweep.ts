@@ -1,3 +1,4 @@
+import { removeExpiredAuditEntries } from '../audit/handlers.js';
 import { removeExpiredIdempotencyKeys } from '../http/idempotency.js';
 import { removeUnattachedUploads } from '../media/storage.js';
 import { ok, type Reply } from '../http/reply.js';
@@ -9,14 +10,17 @@ export interface SweepReport {
   idempotencyKeysRemoved: number;
   /** Direct uploads no listing took within a day, removed from the image host. */
   unattachedUploadsRemoved: number;
+  /** Audit entries past `AUDIT_RETENTION_DAYS`, removed. */
+  auditEntriesRemoved: number;
 }
 
-/** One sweep (D33): channel posts left behind or due again, expired idempotency keys, unattached uploads. */
+/** One sweep (D33): channel posts left behind or due again, expired idempotency keys, unattached uploads, old audit entries. */
 export async function sweep(options: SweepOptions = {}): Promise<SweepReport> {
   return {
     channelPosts: await sweepChannelPosts(options),
     idempotencyKeysRemoved: await removeExpiredIdempotencyKeys(),
     unattachedUploadsRemoved: await removeUnattachedUploads(),
+    auditEntriesRemoved: await removeExpiredAuditEntries(),
   };
 }
 

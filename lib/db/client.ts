@@ -1,8 +1,10 @@
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { config, type Config } from '../config.js';
 import { log, logs } from '../log.js';
 import { DatabaseUrlMissing } from './database-url-missing.js';
+import { timedStatement, timeQueriesOf } from './statement-timing.js';
 
 /**
  * Queries name their tables (lib/db/schema.ts) through the query builder; the relational API
@@ -39,9 +41,37 @@ function guardPoolErrors(pool: ErrorEmitter & { on(event: 'connect', listener: (
   pool.on('connect', (client) => client.on('error', (error) => log.warn('database connection failed', { error: error.message })));
 }
 
+/**
+ * Every statement is timed where it is sent (statement-timing.ts): a pool's own queries, and those
+ * of the connections it hands out for transactions; each is timed once, whichever way it came.
+ */
+function timePoolStatements<P extends { query: (...args: never[]) => Promise<unknown>; connect: () => Promise<{ query: (...args: never[]) => Promise<unknown> }> }>(pool: P): P {
+  timeQueriesOf(pool);
+  const connect = pool.connect.bind(pool);
+  const timed = new WeakSet<object>();
+  // The pool calls its own connect() with a callback for its queries: that call goes through as it is.
+  pool.connect = ((...args: unknown[]) => {
+    if (args.length > 0) return (connect as (...given: unknown[]) => unknown)(...args);
+    return timedStatement(connect).then((client) => {
+      if (!timed.has(client)) timed.add(timeQueriesOf(client));
+      return client;
+    });
+  }) as P['connect'];
+  return pool;
+}
+
+/** The embedded database's statements are timed as it runs them, inside a transaction too. */
+function timeEmbeddedStatements(client: PGlite): PGlite {
+  timeQueriesOf(client);
+  const transaction = client.transaction.bind(client);
+  client.transaction = ((callback) => transaction((tx) => callback(timeQueriesOf(tx)))) as PGlite['transaction'];
+  return client;
+}
+
 async function connectPglite(cfg: Config): Promise<Connection> {
   const { openEmbeddedDatabase } = await import('./embedded.js');
   const { client, release } = await openEmbeddedDatabase(cfg.dataDir);
+  timeEmbeddedStatements(client);
   const { drizzle } = await import('drizzle-orm/pglite');
   return {
     db: drizzle({ client, logger: queryLogger() }) as unknown as Database,
@@ -80,7 +110,7 @@ function poolOptions(url: string, cfg: Config, use: ConnectionUse) {
 async function connectPostgres(url: string, cfg: Config, use: ConnectionUse): Promise<Connection> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
-  const pool = new pg.Pool(poolOptions(url, cfg, use));
+  const pool = timePoolStatements(new pg.Pool(poolOptions(url, cfg, use)));
   guardPoolErrors(pool);
   if (cfg.onVercel) {
     const { attachDatabasePool } = await import('@vercel/functions');
@@ -93,7 +123,7 @@ async function connectNeon(url: string, cfg: Config, use: ConnectionUse): Promis
   const { configureNeon } = await import('./neon.js');
   const { Pool } = await configureNeon();
   const { drizzle } = await import('drizzle-orm/neon-serverless');
-  const pool = new Pool(poolOptions(url, cfg, use));
+  const pool = timePoolStatements(new Pool(poolOptions(url, cfg, use)));
   guardPoolErrors(pool);
   if (cfg.onVercel) {
     const { attachDatabasePool } = await import('@vercel/functions');

@@ -190,6 +190,8 @@ export const syndicationLogs = pgTable(
     attempt: integer('attempt').notNull().default(1),
     /** A FAILED entry whose failure can heal: when the sweeper may try it again. Null once retried, or when it cannot heal. */
     retryAt: timestamp('retryAt', { precision: 3, withTimezone: true }),
+    /** Set when the Bot API refused the attempt for flood control (429): the seconds it asked to wait. */
+    retryAfterSeconds: integer('retryAfterSeconds'),
   },
   (t) => [
     index('syndication_logs_listingId_runAt_idx').on(t.listingId, t.runAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
@@ -197,6 +199,9 @@ export const syndicationLogs = pgTable(
     // The sweeper's two questions, answered from small partial indexes.
     index('syndication_logs_retryAt_idx').on(t.retryAt).where(sql`${t.retryAt} is not null`),
     index('syndication_logs_pending_runAt_idx').on(t.runAt).where(sql`${t.status} = 'PENDING'`),
+    // Posting health: each state's latest entry and its count over the last day.
+    index('syndication_logs_status_runAt_idx').on(t.status, t.runAt),
+    index('syndication_logs_rateLimited_runAt_idx').on(t.runAt).where(sql`${t.retryAfterSeconds} is not null`),
   ],
 );
 
@@ -446,3 +451,32 @@ export const photos = pgTable('photos', {
   renditions: jsonb('renditions').$type<PhotoRendition[]>().notNull(),
   describedAt: timestamp('describedAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
 });
+/**
+ * One entry per write by an administrator or agent, made in the write's own transaction: who, what,
+ * and each changed field before and after (secrets masked). Kept `AUDIT_RETENTION_DAYS`.
+ */
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    at: timestamp('at', { precision: 3, withTimezone: true }).notNull().defaultNow(),
+    /** The actor as they were at the write; no foreign key, so the trail outlives a removed account. */
+    actorId: uuid('actorId'),
+    actorRole: roleEnum('actorRole'),
+    actorEmail: text('actorEmail'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entityId'),
+    changes: jsonb('changes').$type<Record<string, { before: unknown; after: unknown }>>().notNull().default({}),
+    requestId: text('requestId'),
+    ip: text('ip'),
+  },
+  // Newest first, alone or within one filter: each list reads its page straight from one index.
+  (t) => [
+    index('audit_entries_at_idx').on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('audit_entries_entity_entityId_at_idx').on(t.entity, t.entityId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('audit_entries_entity_at_idx').on(t.entity, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('audit_entries_actorId_at_idx').on(t.actorId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('audit_entries_action_at_idx').on(t.action, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
+);

@@ -3,15 +3,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthUser } from '../auth/authenticate.js';
 import { config } from '../config.js';
 import { log } from '../log.js';
+import { flushTelemetry, inSpan, telemetryEnabled } from '../telemetry.js';
 import { ApiError } from './api-error.js';
 import { keepAnswer, keptAnswer, type KeptAnswer } from './answer-cache.js';
 import { clientAddress } from './client-address.js';
 import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
 import { databaseErrorToApiError } from './database-errors.js';
+import { defer } from './deferred-work.js';
 import { edgeCacheHeaders, type CacheTag } from './edge-cache.js';
 import { entityTagOf, ifNoneMatchNames } from './entity-tag.js';
 import { discardBody, fromNodeRequest, fromWebRequest, type IncomingRequest } from './incoming-request.js';
 import { readJsonBody } from './json-body.js';
+import { nameReadPlan, serverTimingHeader, timeRequest } from './request-timing.js';
 import { secretMatches } from './shared-secret.js';
 import type { FormSpec, ParsedForm } from './multipart.js';
 import type { Reply } from './reply.js';
@@ -322,7 +325,30 @@ async function idempotentRequestOf(request: IncomingRequest, url: URL, input: In
   return { key, scope, route: `${request.method.toUpperCase()} ${url.pathname}`, fingerprint: fingerprintOf({ query: url.search, body: input.body, files: input.files }) };
 }
 
+/** Every answer says where its time went: `Server-Timing` with the database's share and the total. */
+function timedAnswer(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {
+  return timeRequest(async (timing) => {
+    const response = await answer(table, allowed, request);
+    response.headers['Server-Timing'] = serverTimingHeader(timing);
+    return response;
+  });
+}
+
+/** With telemetry on, the request is a span, the parent of its statements' and Bot API calls' spans. */
 async function respond(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {
+  if (!telemetryEnabled()) return timedAnswer(table, allowed, request);
+  const method = request.method.toUpperCase();
+  const path = new URL(request.url, 'http://localhost').pathname;
+  const response = await inSpan(`${method} ${path}`, { 'http.request.method': method, 'url.path': path }, async (notes) => {
+    const timed = await timedAnswer(table, allowed, request);
+    notes.set({ 'http.response.status_code': timed.status, 'http.request.id': timed.headers['X-Request-Id'] ?? '' });
+    return timed;
+  });
+  void defer('telemetry export', flushTelemetry);
+  return response;
+}
+
+async function answer(table: RouteTable, allowed: string, request: IncomingRequest): Promise<OutgoingResponse> {
   const started = performance.now();
   const requestId = crypto.randomUUID();
   const headers: Record<string, string> = { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', ...corsHeaders(request) };
@@ -336,6 +362,7 @@ async function respond(table: RouteTable, allowed: string, request: IncomingRequ
   const answerKey = endpoint?.edgeCache ? answerKeyOf(endpoint, url) : undefined;
   const kept = answerKey === undefined ? undefined : keptAnswer(answerKey);
   if (kept) {
+    nameReadPlan('kept-answer');
     discardBody(request);
     const response = cacheableResponse(kept, headers, request.headers['if-none-match']);
     logRequest(request, requestId, method, url, response.status, started, undefined);

@@ -13,6 +13,7 @@ import { markDirectUploadsAttached } from '../media/direct-upload-records.js';
 import type { ProcessedImage } from '../media/image-processing.js';
 import { findPhotoRecords, photoRecordsByRef, recordPhotos, type PhotoRecord } from '../media/photo-records.js';
 import { acceptDirectUploads, removeImages, storeImages } from '../media/storage.js';
+import { recordListingAudit } from './audit.js';
 import { validateAttributes } from './attributes.js';
 import { keptImages } from './kept-images.js';
 import { notifyListingCreated, notifyListingUpdated } from './notifications.js';
@@ -108,7 +109,8 @@ function requiredCreateFields(body: ListingCreateBody, user: AuthUser) {
   return present as { title: string; price: number; categoryId: string; agentId: string };
 }
 
-export async function createListing({ body, files }: Input<{ body: typeof ListingCreateBody; form: typeof listingImagesForm }>, { user }: Caller): Promise<Reply> {
+export async function createListing({ body, files }: Input<{ body: typeof ListingCreateBody; form: typeof listingImagesForm }>, ctx: Caller): Promise<Reply> {
+  const { user } = ctx;
   const { title, price, categoryId, agentId } = requiredCreateFields(body, user);
   if (user.role === 'AGENT' && agentId !== user.id) throw ApiError.forbidden();
   const db = await getDb();
@@ -139,6 +141,7 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
         city: body.city ?? null,
         neighborhood: body.neighborhood ?? null,
       });
+      await recordListingAudit(tx, ctx, 'create', null, row);
       await notifyListingCreated(tx, row, user);
       return { listing: row, afterCommit: await recordListingEvent(tx, { type: 'listing.created', listingId: row.id }) };
     }),
@@ -212,8 +215,9 @@ async function planUpdate(executor: Executor, listing: ListingRow, body: Listing
 
 export async function updateListing(
   { params, body, files }: Input<{ params: typeof IdParams; body: typeof ListingUpdateBody; form: typeof listingImagesForm }>,
-  { user }: Caller,
+  ctx: Caller,
 ): Promise<Reply> {
+  const { user } = ctx;
   const newFiles = processedImages(files);
   if (!hasChanges(body, newFiles.length)) throw ApiError.badRequest('No fields to update');
   const uploaded = await acceptDirectUploads(body.imageRefs ?? [], 'imageRefs');
@@ -239,6 +243,7 @@ export async function updateListing(
       if (body.existingImages !== undefined || added > 0) plan.changes.images = [...plan.kept, ...refsOf(stored), ...refsOf(uploaded)];
       const updated = await updateListingRow(tx, params.id, plan.changes);
       if (!updated) throw notFoundError('Listing', params.id);
+      await recordListingAudit(tx, ctx, plan.sold ? 'sell' : 'update', listing, updated);
       await notifyListingUpdated(tx, updated, plan.sold);
       const recorded = await recordListingEvent(tx, { type: 'listing.updated', listingId: params.id });
       const details = await loadDetails(tx, params.id);
@@ -252,7 +257,8 @@ export async function updateListing(
   return ok(listingPresenter(row, photos));
 }
 
-export async function deleteListing({ params }: { params: ListingParams }, { user }: Caller): Promise<Reply> {
+export async function deleteListing({ params }: { params: ListingParams }, ctx: Caller): Promise<Reply> {
+  const { user } = ctx;
   const db = await getDb();
   const { listing, afterCommit } = await inTransaction(db, async (tx) => {
     const row = await lockListing(tx, params.id);
@@ -261,6 +267,7 @@ export async function deleteListing({ params }: { params: ListingParams }, { use
     // Recorded before the delete: listeners read what goes with the row (its channel posts).
     const recorded = await recordListingEvent(tx, { type: 'listing.deleted', listingId: params.id });
     await deleteListingRow(tx, params.id);
+    await recordListingAudit(tx, ctx, 'delete', row, null);
     return { listing: row, afterCommit: recorded };
   });
   await invalidateListingAnswers(listing.categoryId);

@@ -30,7 +30,7 @@ const TAGS: Array<{ name: string; description: string; prefixes: string[] }> = [
   { name: 'Commissions', description: 'Commission and asset figures (administrators)', prefixes: ['/api/commissions'] },
   { name: 'Settings', description: 'Store settings', prefixes: ['/api/settings'] },
   { name: 'Health', description: 'Liveness and readiness', prefixes: ['/api/health', '/health'] },
-  { name: 'Operations', description: 'Scheduled work, called by the platform\'s scheduler', prefixes: ['/api/cron'] },
+  { name: 'Operations', description: 'The audit trail and scheduled work, called by the platform\'s scheduler', prefixes: ['/api/cron', '/api/admin/audit'] },
   { name: 'Reference', description: 'The service, this document and its reference page', prefixes: ['/', '/api', '/api/openapi.json', '/api/docs'] },
 ];
 

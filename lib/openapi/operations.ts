@@ -72,6 +72,14 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'PATCH /api/categories/:id': { summary: 'Update a category', errors: [CONFLICT] },
   'DELETE /api/categories/:id': { summary: 'Delete a category no listing uses', errors: [CONFLICT] },
   'GET /api/admin/seed-categories': { summary: 'Create the default categories that are missing' },
+  'GET /api/admin/audit': {
+    summary: 'The audit trail: who changed what, newest first',
+    reply: 'paginated',
+    description:
+      'One entry per write by an administrator or agent (listings and their sales, categories and their seeding, settings, agent codes, agents, channel configs, profiles), made in the write\'s own transaction, so a refused write leaves none. ' +
+      'Each entry is `{ id, at, actor: { id, role, email }, action, entity, entityId, changes, requestId, ip }`: `action` is `create`, `update`, `delete` or the operation\'s own verb (`sell`, `revoke`, `seed`); `changes` holds only the fields that changed, as `{ before, after }`, and a secret (bot token, password, agent code) only as `"***"`. ' +
+      '`requestId` is the `X-Request-Id` of the answer to the write. Filters: `entity`, `entityId`, `actorId`, `action`, and `from`/`to` (ISO 8601, inclusive). Entries older than `AUDIT_RETENTION_DAYS` (default 365) are removed by the sweeper.',
+  },
 
   'GET /api/listings': { summary: 'List listings (an agent sees only their own)', reply: 'paginated' },
   'POST /api/listings': {
@@ -116,7 +124,7 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'GET /api/cron/sweep': {
     summary: 'Run the sweeper (Vercel Cron)',
     description:
-      '401 for any caller but the scheduler, 503 in production without CRON_SECRET. Posts channel entries left PENDING by an invocation that died and retries failed ones whose failure can heal (up to 5 attempts, about 1, 5, 15 and 60 minutes apart); answers how many of each.',
+      '401 for any caller but the scheduler, 503 in production without CRON_SECRET. Posts channel entries left PENDING by an invocation that died and retries failed ones whose failure can heal (up to 5 attempts, about 1, 5, 15 and 60 minutes apart), removes expired idempotency keys, unattached direct uploads and audit entries past `AUDIT_RETENTION_DAYS`; answers how many of each.',
   },
   'GET /api/public/filter-options': {
     summary: 'Filter values for a category',
@@ -145,6 +153,12 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'POST /api/syndication/messenger/webhook': { summary: 'Inbound bot updates (acknowledged, not acted on)', reply: 'success' },
   'POST /api/syndication/delete-message/:messageId': { summary: 'Delete a channel message', errors: [CONFLICT, UPSTREAM] },
   'POST /api/syndication/edit-message/:messageId': { summary: 'Edit a channel message\'s caption', errors: [CONFLICT, UPSTREAM] },
+  'GET /api/syndication/health': {
+    summary: 'Whether the channel is still posting: the posting log\'s states and latest events',
+    description:
+      'From the posting log: `pending` (waiting or being posted), `failedRetrying` (failed, to be tried again by the sweeper), `failedForGood24h` (failed in the last 24 hours and not to be tried again), `succeeded24h`, `oldestPendingSeconds` (null when nothing waits), ' +
+      '`lastSuccessAt`, `lastFailureAt`, and `lastRateLimitedAt` with `lastRetryAfterSeconds`, the last attempt the Bot API refused for flood control (429) and the wait it asked for. Times are when the attempt started; null when there was none.',
+  },
   'GET /api/syndication/logs': { summary: 'Channel posting attempts (an agent sees their own)', reply: 'paginated' },
   'POST /api/syndication/trigger/:listingId': { summary: 'Post a listing to the channel now', errors: [CONFLICT, UPSTREAM] },
   'POST /api/syndication/retry/:id': { summary: 'Retry a failed posting attempt', errors: [CONFLICT, UPSTREAM] },

@@ -12,6 +12,7 @@ type RouteModule = () => Promise<{ default: RouteHandler }>;
  */
 export const ROUTE_MODULES: Record<string, RouteModule> = {
   '/api': () => import('../../api/index.js'),
+  '/api/admin/audit': () => import('../../api/admin/audit.js'),
   '/api/admin/seed-categories': () => import('../../api/admin/seed-categories.js'),
   '/api/auth/agent-codes': () => import('../../api/auth/agent-codes/index.js'),
   '/api/auth/agent-codes/:id': () => import('../../api/auth/agent-codes/[id].js'),
@@ -50,6 +51,7 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   '/api/syndication/config/:platform': () => import('../../api/syndication/config/[platform].js'),
   '/api/syndication/delete-message/:messageId': () => import('../../api/syndication/delete-message/[messageId].js'),
   '/api/syndication/edit-message/:messageId': () => import('../../api/syndication/edit-message/[messageId].js'),
+  '/api/syndication/health': () => import('../../api/syndication/health.js'),
   '/api/syndication/logs': () => import('../../api/syndication/logs.js'),
   '/api/syndication/messenger/info': () => import('../../api/syndication/messenger/info.js'),
   '/api/syndication/messenger/setup-webhook': () => import('../../api/syndication/messenger/setup-webhook.js'),

@@ -12,8 +12,9 @@ import { STATIC_FILES } from './static-files.js';
  * native code (sharp), files read or paths resolved at run time (swagger-ui-dist's assets,
  * bcryptjs for the password worker), large clients only a few functions load (the image host,
  * the bot client, the mail client), the database drivers (`pg`, the cold-import yardstick, and
- * Neon's with its WebSocket) and the embedded database, which no function carries at all.
- * Everything else (drizzle-orm, valibot, jose, busboy, …) is compiled into the function.
+ * Neon's with its WebSocket), OpenTelemetry (imported only when telemetry is on, and its API is
+ * CommonJS, whose names a bundled chunk would not export) and the embedded database, which no
+ * function carries at all. Everything else (drizzle-orm, valibot, jose, busboy, …) is compiled into the function.
  */
 const PACKAGES_KEPT = [
   'pg',
@@ -26,6 +27,8 @@ const PACKAGES_KEPT = [
   'resend',
   'swagger-ui-dist',
   'bcryptjs',
+  '@vercel/otel',
+  '@opentelemetry/api',
   '@electric-sql/pglite',
 ];
 

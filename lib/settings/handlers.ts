@@ -1,9 +1,11 @@
+import { changesBetween } from '../audit/changes.js';
+import { recordAudit } from '../audit/record.js';
 import { config } from '../config.js';
 import { getDb, type Executor } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { invalidateEdgeCache } from '../http/edge-cache.js';
 import { ok, type Reply } from '../http/reply.js';
-import type { Input } from '../http/route.js';
+import type { Input, RequestContext } from '../http/route.js';
 import { readSettings, readStoredSettings, writeSettings, type Settings } from './queries.js';
 import { KEPT_SETTINGS, RENAMED_SETTINGS, type SettingsUpdateBody } from './schema.js';
 
@@ -22,11 +24,15 @@ export async function getSettings(): Promise<Reply> {
   return ok(await settingsView(db, await readSettings(db)));
 }
 
-export async function updateSettings({ body }: Input<{ body: typeof SettingsUpdateBody }>): Promise<Reply> {
+export async function updateSettings({ body }: Input<{ body: typeof SettingsUpdateBody }>, ctx: RequestContext<'admin'>): Promise<Reply> {
   const db = await getDb();
   const current = await inTransaction(db, async (tx) => {
+    const before = await readSettings(tx);
     await writeSettings(tx, body);
-    return settingsView(tx, await readSettings(tx));
+    const after = await readSettings(tx);
+    const changes = changesBetween(before, after, Object.keys(after));
+    if (Object.keys(changes).length > 0) await recordAudit(tx, ctx, { action: 'update', entity: 'settings', entityId: null, changes });
+    return settingsView(tx, after);
   });
   await invalidateEdgeCache(['settings']);
   return ok(current);

@@ -6,6 +6,7 @@ import { countListings } from '../db/kept-totals.js';
 import { priceOrderedPage, selectPrices } from '../listings/price-ordered.js';
 import { postedConditions } from '../listings/search-postings.js';
 import { categoryNamed, postedSearchOf, publicSearch, type PublicListingFilters } from './queries.js';
+import { nameReadPlan } from '../http/request-timing.js';
 
 /** Matching listings whose values are counted one by one: the counts are exact up to this many. */
 export const COUNTED_LISTINGS = 1_000;
@@ -124,12 +125,23 @@ async function sampledValues(executor: Executor, search: StorefrontSearch, field
  */
 async function countValues(executor: Executor, filters: PublicListingFilters, fields: string[]): Promise<CountedValues> {
   const search = publicSearch(executor, filters);
-  if (search.checked === undefined && filters.category) return keptValues(executor, filters.category, fields);
+  if (search.checked === undefined && filters.category) {
+    nameReadPlan('kept-counts');
+    return keptValues(executor, filters.category, fields);
+  }
   const candidates = await search.indexedCount();
-  if (search.checked === undefined) return { counts: new Map(), total: candidates, exact: true };
+  if (search.checked === undefined) {
+    nameReadPlan('indexed-count');
+    return { counts: new Map(), total: candidates, exact: true };
+  }
   const sampled = candidates > COUNTED_LISTINGS ? await sampledValues(executor, search, fields, candidates) : undefined;
-  if (sampled && sampled.total > COUNTED_LISTINGS) return sampled;
-  return (await countedValues(executor, search, fields)) ?? sampled ?? sampledValues(executor, search, fields, candidates);
+  if (sampled && sampled.total > COUNTED_LISTINGS) {
+    nameReadPlan('sampled-counts');
+    return sampled;
+  }
+  const counted = await countedValues(executor, search, fields);
+  nameReadPlan(counted ? 'counted-one-by-one' : 'sampled-counts');
+  return counted ?? sampled ?? sampledValues(executor, search, fields, candidates);
 }
 
 /** The lowest and highest price among the listings matching `filters`, each the first of the list in price order. */

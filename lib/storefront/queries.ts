@@ -13,6 +13,7 @@ import { relevantFirstPage } from '../listings/relevant-first.js';
 import type { TextSearch } from '../search/word-corrections.js';
 import { relevanceOf, searchMatches } from '../search/word-matches.js';
 import type { PublicListingOrder } from './schema.js';
+import { nameReadPlan } from '../http/request-timing.js';
 
 export interface PublicListingFilters {
   /** A category's display name or code, matched case-insensitively. */
@@ -191,17 +192,23 @@ export async function findPublicListings(
     return { rows: [], total: counted?.total };
   }
   if (order === 'price_asc' || order === 'price_desc') {
+    nameReadPlan('price-ordered');
     const conditions = await postedConditions(executor, postedSearchOf(filters));
     return priceOrderedPage(executor, search, order === 'price_asc' ? 'asc' : 'desc', publicPageRows, conditions);
   }
-  if (order === 'relevance' && filters.search) return relevantFirstPage(executor, search, relevanceOf(filters.search), publicPageRows);
+  if (order === 'relevance' && filters.search) {
+    nameReadPlan('relevant-first');
+    return relevantFirstPage(executor, search, relevanceOf(filters.search), publicPageRows);
+  }
   if (search.checked === undefined && search.offset < DEFERRED_FROM) {
+    nameReadPlan('newest-near-page');
     const [rows, total] = await Promise.all([
       nearPage(executor, filters.category !== undefined).execute({ category: filters.category, limit: search.limit, offset: search.offset }),
       search.counted ? search.indexedCount() : undefined,
     ]);
     return { rows, total: total === undefined ? undefined : { total, exact: true } };
   }
+  nameReadPlan('newest-first');
   return newestFirstPage(executor, search, publicPageRows);
 }
 

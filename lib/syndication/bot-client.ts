@@ -1,6 +1,7 @@
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Api, GrammyError, HttpError } from 'grammy';
 import { config } from '../config.js';
+import { inSpan } from '../telemetry.js';
 import { ChannelError, withoutToken } from './channel-error.js';
 
 /**
@@ -32,26 +33,30 @@ export function botClient(token: string): BotClient {
   // grammy aborts a request that outlives its timeout, so a hanging Bot API never holds a write.
   const api = new Api(token, { apiRoot: messengerApiRoot, timeoutSeconds: messengerTimeoutMs / 1000 });
   api.config.use(autoRetry({ maxRetryAttempts: 1, maxDelaySeconds: IN_INVOCATION_WAIT_SECONDS, rethrowHttpErrors: true }));
+  // With telemetry on, each call is a span.
   return {
-    async call(method, run) {
-      try {
-        return await run(api);
-      } catch (error) {
-        if (error instanceof GrammyError) {
-          const healable = error.error_code === 429 || error.error_code >= 500;
-          throw new ChannelError(
-            withoutToken(`Bot API ${method} failed (${error.error_code}): ${error.description}`, token),
-            error.error_code,
-            error.description,
-            healable,
-            error.parameters.retry_after,
-          );
-        }
-        if (error instanceof HttpError) throw new ChannelError(withoutToken(describeNetworkFailure(error, method, messengerTimeoutMs), token), undefined, undefined, true);
-        if (error instanceof ChannelError) throw error;
-        const text = error instanceof Error ? error.message : String(error);
-        throw new ChannelError(withoutToken(`Bot API ${method} failed: ${text}`, token));
-      }
-    },
+    call: (method, run) => inSpan(`Bot API ${method}`, { 'rpc.system': 'bot-api', 'rpc.method': method }, () => callOnce(method, run)),
   };
+
+  /** One call, its failure turned into a ChannelError that never holds the token. */
+  async function callOnce<T>(method: string, run: (api: Api) => Promise<T>): Promise<T> {
+    try {
+      return await run(api);
+    } catch (error) {
+      if (error instanceof GrammyError) {
+        const healable = error.error_code === 429 || error.error_code >= 500;
+        throw new ChannelError(
+          withoutToken(`Bot API ${method} failed (${error.error_code}): ${error.description}`, token),
+          error.error_code,
+          error.description,
+          healable,
+          error.parameters.retry_after,
+        );
+      }
+      if (error instanceof HttpError) throw new ChannelError(withoutToken(describeNetworkFailure(error, method, messengerTimeoutMs), token), undefined, undefined, true);
+      if (error instanceof ChannelError) throw error;
+      const text = error instanceof Error ? error.message : String(error);
+      throw new ChannelError(withoutToken(`Bot API ${method} failed: ${text}`, token));
+    }
+  }
 }

@@ -1,7 +1,11 @@
-import { getDb } from '../db/client.js';
+import { changesBetween } from '../audit/changes.js';
+import { recordAudit, type AuditSource } from '../audit/record.js';
+import { getDb, type Executor } from '../db/client.js';
+import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
 import { invalidateEdgeCache, type CacheTag } from '../http/edge-cache.js';
 import { created, ok, type Reply } from '../http/reply.js';
+import type { RequestContext } from '../http/route.js';
 import {
   deleteConfigRow,
   environmentConfig,
@@ -10,6 +14,7 @@ import {
   MESSENGER,
   upsertConfigRow,
   type ConfigChanges,
+  type ConfigRow,
 } from './configs.js';
 import { configPresenter, environmentConfigPresenter, maskSecret } from './presenter.js';
 import type { ConfigInput } from './schema.js';
@@ -43,15 +48,29 @@ function secretToStore(field: string, sent: string | null | undefined, current: 
   ]);
 }
 
+const AUDITED_FIELDS = ['platform', 'botToken', 'channelId', 'apiKey', 'apiSecret', 'isActive'] as const;
+
+/** A config's audit entry names it by its platform, as its routes do; its secrets are masked. */
+function recordConfigAudit(tx: Executor, source: AuditSource, action: string, before: ConfigRow | null, after: ConfigRow | null): Promise<void> {
+  const platform = (after ?? before)!.platform;
+  return recordAudit(tx, source, { action, entity: 'syndication-config', entityId: platform, changes: changesBetween(before, after, AUDITED_FIELDS) });
+}
+
 /** The storefront shows the `MESSENGER` config's bot; no other platform's config shows publicly. */
 function cacheTagsOfConfig(platform: string): CacheTag[] {
   return platform === MESSENGER ? ['messenger-bot'] : [];
 }
 
 /** Creates the platform's config, or updates the fields sent (D14: masked secrets round-trip). */
-export async function saveConfig({ body }: { body: ConfigInput }): Promise<Reply> {
+export async function saveConfig({ body }: { body: ConfigInput }, ctx: RequestContext<'admin'>): Promise<Reply> {
   const db = await getDb();
-  const existing = await findConfigRow(db, body.platform);
+  const { existing, row } = await inTransaction(db, (tx) => writeConfig(tx, ctx, body));
+  await invalidateEdgeCache(cacheTagsOfConfig(body.platform));
+  return existing ? ok(configPresenter(row)) : created(configPresenter(row));
+}
+
+async function writeConfig(tx: Executor, source: AuditSource, body: ConfigInput): Promise<{ existing: ConfigRow | undefined; row: ConfigRow }> {
+  const existing = await findConfigRow(tx, body.platform);
   // The environment defaults stand in for a missing MESSENGER row, so their masked token round-trips too.
   const currentToken = existing ? existing.botToken : body.platform === MESSENGER ? environmentConfig()?.botToken : undefined;
   const changes: ConfigChanges = {
@@ -63,14 +82,17 @@ export async function saveConfig({ body }: { body: ConfigInput }): Promise<Reply
     const missing = (['botToken', 'channelId'] as const).filter((field) => !changes[field]);
     if (missing.length > 0) throw ApiError.badRequest(`Missing required fields: ${missing.join(', ')}`, missing.map((field) => ({ field, message: 'is required to create a config' })));
   }
-  const row = await upsertConfigRow(db, body.platform, changes);
-  await invalidateEdgeCache(cacheTagsOfConfig(body.platform));
-  return existing ? ok(configPresenter(row)) : created(configPresenter(row));
+  const row = await upsertConfigRow(tx, body.platform, changes);
+  await recordConfigAudit(tx, source, existing ? 'update' : 'create', existing ?? null, row);
+  return { existing, row };
 }
 
-export async function deleteConfig({ params }: { params: { platform: string } }): Promise<Reply> {
-  const deleted = await deleteConfigRow(await getDb(), params.platform);
-  if (!deleted) throw ApiError.notFound(`Syndication config for platform "${params.platform}" not found`);
+export async function deleteConfig({ params }: { params: { platform: string } }, ctx: RequestContext<'admin'>): Promise<Reply> {
+  await inTransaction(await getDb(), async (tx) => {
+    const deleted = await deleteConfigRow(tx, params.platform);
+    if (!deleted) throw ApiError.notFound(`Syndication config for platform "${params.platform}" not found`);
+    await recordConfigAudit(tx, ctx, 'delete', deleted, null);
+  });
   await invalidateEdgeCache(cacheTagsOfConfig(params.platform));
   return ok({ platform: params.platform });
 }

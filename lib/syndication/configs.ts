@@ -61,12 +61,10 @@ export async function upsertConfigRow(executor: Executor, platform: string, chan
   return row!;
 }
 
-export async function deleteConfigRow(executor: Executor, platform: string): Promise<boolean> {
-  const deleted = await executor
-    .delete(syndicationConfigs)
-    .where(eq(syndicationConfigs.platform, platform))
-    .returning({ id: syndicationConfigs.id });
-  return deleted.length > 0;
+/** Deletes the platform's config, answering the row as it was (undefined when there was none). */
+export async function deleteConfigRow(executor: Executor, platform: string): Promise<ConfigRow | undefined> {
+  const [deleted] = await executor.delete(syndicationConfigs).where(eq(syndicationConfigs.platform, platform)).returning();
+  return deleted;
 }
 
 /** The messenger bot and channel as configured, whether posting is on or not. */

@@ -43,13 +43,23 @@ function nextRetryAt(error: unknown, attempt: number): Date | null {
   return new Date(Date.now() + seconds * 1000);
 }
 
+/** The wait the Bot API asked for when flood control refused the attempt (429), kept for posting health. */
+function floodControlWait(error: unknown): number | null {
+  return error instanceof ChannelError && error.code === 429 ? (error.retryAfterSeconds ?? null) : null;
+}
+
 /**
  * `sentIds`: the messages of a post that went out in part, kept so that a retry completes it.
  * Answers the finished entry, or undefined when it went with its listing meanwhile.
  */
-async function recordFailure(entry: LogRow, listing: PostableListing, errorMessage: string, sentIds: number[] | null, retryAt: Date | null): Promise<LogRow | undefined> {
+async function recordFailure(
+  entry: LogRow,
+  listing: PostableListing,
+  failure: { errorMessage: string; sentIds: number[] | null; retryAt: Date | null; retryAfterSeconds: number | null },
+): Promise<LogRow | undefined> {
   const db = await getDb();
-  const outcome = { status: 'FAILED' as const, errorMessage, messageId: sentIds?.[0] ?? null, postMessageIds: sentIds, retryAt };
+  const { errorMessage, sentIds, retryAt, retryAfterSeconds } = failure;
+  const outcome = { status: 'FAILED' as const, errorMessage, messageId: sentIds?.[0] ?? null, postMessageIds: sentIds, retryAt, retryAfterSeconds };
   return inTransaction(db, async (tx) => {
     const row = await finishLog(tx, entry.id, outcome);
     if (!row) return undefined;
@@ -122,9 +132,10 @@ async function runPost(entry: LogRow, listing: PostableListing, target: Messenge
     const onChannel = error instanceof PartialPostError ? error.sentIds : alreadySent;
     const sent = onChannel.length > 0 ? onChannel : null;
     const retryAt = nextRetryAt(error, entry.attempt);
-    const failed = await recordFailure(entry, listing, errorMessage, sent, retryAt);
+    const retryAfterSeconds = floodControlWait(error);
+    const failed = await recordFailure(entry, listing, { errorMessage, sentIds: sent, retryAt, retryAfterSeconds });
     await takeDownIfListingWent(failed, sent);
-    return failed ?? { ...entry, status: 'FAILED', errorMessage, messageId: sent?.[0] ?? null, postMessageIds: sent, retryAt };
+    return failed ?? { ...entry, status: 'FAILED', errorMessage, messageId: sent?.[0] ?? null, postMessageIds: sent, retryAt, retryAfterSeconds };
   }
 }
 

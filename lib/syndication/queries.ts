@@ -77,6 +77,7 @@ export async function finishLog(
     postMessageIds?: number[] | null;
     errorMessage?: string | null;
     retryAt?: Date | null;
+    retryAfterSeconds?: number | null;
   },
 ): Promise<LogRow | undefined> {
   const [row] = await executor
@@ -87,6 +88,7 @@ export async function finishLog(
       postMessageIds: outcome.postMessageIds ?? null,
       errorMessage: outcome.errorMessage ?? null,
       retryAt: outcome.retryAt ?? null,
+      retryAfterSeconds: outcome.retryAfterSeconds ?? null,
     })
     .where(eq(syndicationLogs.id, id))
     .returning();

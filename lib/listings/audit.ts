@@ -1,0 +1,27 @@
+import { changesBetween } from '../audit/changes.js';
+import { recordAudit, type AuditSource } from '../audit/record.js';
+import type { Executor } from '../db/client.js';
+import type { ListingRow } from './queries.js';
+
+/** The fields of a listing its audit entries compare: what an administrator or agent sets. */
+const AUDITED_FIELDS = [
+  'title',
+  'description',
+  'price',
+  'status',
+  'stockQuantity',
+  'categoryId',
+  'agentId',
+  'attributes',
+  'images',
+  'commissionPercent',
+  'customTelegramCaption',
+  'city',
+  'neighborhood',
+] as const;
+
+/** The audit entry of a listing write: the fields that changed between the two versions. */
+export function recordListingAudit(tx: Executor, source: AuditSource, action: string, before: ListingRow | null, after: ListingRow | null): Promise<void> {
+  const entityId = (after ?? before)!.id;
+  return recordAudit(tx, source, { action, entity: 'listing', entityId, changes: changesBetween(before, after, AUDITED_FIELDS) });
+}
