@@ -35,7 +35,7 @@ interface HealthRow {
 const DAY = sql`now() - interval '24 hours'`;
 
 /**
- * One statement of small index reads (migration 0023's indexes and the sweeper's partial ones): a
+ * One statement of small index reads (migration 0021's indexes and the sweeper's partial ones): a
  * day's entries of each state, the waiting and retrying ones, and each state's latest, never a
  * scan of the log. A failure that was tried again (a later attempt of the same listing exists)
  * does not count as failed for good.
