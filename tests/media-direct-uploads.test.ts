@@ -133,7 +133,8 @@ describe('listings with images uploaded directly', () => {
     expect(listing.images).toEqual(refs.map((ref) => ref.secure_url));
     expect((await listingRow(listing.id))!.images).toEqual(listing.images);
     for (const ref of refs) expect(await imageInfo(host.images.get(ref.public_id)!)).toMatchObject({ format: 'webp', width: 1200 });
-  });
+    // The write reads each of the ten photos back from the host once, to learn its size and placeholder.
+  }, 60_000);
 
   it('takes imageRefs as a multipart field too, after the files sent with it', async () => {
     const ref = await uploaded(agent, png);
