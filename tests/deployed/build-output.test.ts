@@ -299,6 +299,7 @@ describe("every function under the platform's plain Node launcher", () => {
 
   /** One request per function, by its name in the build output. */
   const PROBES: Record<string, Probe> = {
+    'api/admin/audit': get('/api/admin/audit', 'administrator', 200),
     'api/admin/seed-categories': get('/api/admin/seed-categories', 'administrator', 200),
     'api/auth/agent-codes/[id]': send('DELETE', `/api/auth/agent-codes/[id]?id=${UNKNOWN}`, undefined, 'administrator', 404),
     'api/auth/agent-codes/index': get('/api/auth/agent-codes', 'administrator', 200),
@@ -321,6 +322,7 @@ describe("every function under the platform's plain Node launcher", () => {
     'api/docs/index': get('/api/docs', 'anonymous', 200),
     'api/health/index': get('/api/health', 'anonymous', 200),
     'api/health/ready': get('/api/health/ready', 'anonymous', 200),
+    'api/index': get('/api', 'anonymous', 200),
     'api/listings/[id]': get(`/api/listings/[id]?id=${UNKNOWN}`, 'administrator', 404),
     'api/listings/index': get('/api/listings', 'administrator', 200),
     'api/not-found': get('/api/not-found', 'anonymous', 404),
@@ -339,6 +341,7 @@ describe("every function under the platform's plain Node launcher", () => {
     'api/syndication/config/index': get('/api/syndication/config', 'administrator', 200),
     'api/syndication/delete-message/[messageId]': send('POST', '/api/syndication/delete-message/[messageId]?messageId=1', {}, 'administrator', 404),
     'api/syndication/edit-message/[messageId]': send('POST', '/api/syndication/edit-message/[messageId]?messageId=1', { caption: 'Edited' }, 'administrator', 404),
+    'api/syndication/health': get('/api/syndication/health', 'administrator', 200),
     'api/syndication/logs': get('/api/syndication/logs', 'administrator', 200),
     'api/syndication/messenger/info': get('/api/syndication/messenger/info', 'administrator', 200),
     'api/syndication/messenger/setup-webhook': send('POST', '/api/syndication/messenger/setup-webhook', undefined, 'administrator', 200),
