@@ -35,15 +35,15 @@ export interface Config {
   messengerApiRoot: string;
   messengerBotToken: string | undefined;
   messengerChannelId: string | undefined;
-  /** The secret registered with the Bot API for webhook calls (D36); unset: derived from the bot token. */
+  /** The secret registered with the Bot API for webhook calls, required on them; unset: derived from the bot token. */
   messengerWebhookSecret: string | undefined;
   /** Upper bound of one Bot API call. */
   messengerTimeoutMs: number;
   resendApiKey: string | undefined;
   mailFrom: string;
-  /** The bearer secret Vercel Cron sends to the sweeper (D33). */
+  /** The bearer secret Vercel Cron sends to the sweeper; any other caller is refused. */
   cronSecret: string | undefined;
-  /** `LEGACY_CLIENT_FIELDS=1`: answers carry the original service's field names beside the spec's (D38). */
+  /** `LEGACY_CLIENT_FIELDS=1`: answers carry the original service's field names beside the spec's, for the original admin panel and storefront. */
   legacyClientFields: boolean;
   /** Whether the image host's credentials are set (`CLOUDINARY_URL`, or its three separate variables). */
   imageHostCredentials: boolean;
@@ -148,7 +148,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** HS256 wants a key at least as long as its hash (D40). */
+/** HS256 wants a key at least as long as its hash: a shorter one stops a production start. */
 export const MIN_JWT_SECRET_BYTES = 32;
 
 export interface MissingSetting {

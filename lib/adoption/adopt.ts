@@ -96,7 +96,7 @@ async function adoptIn(tx: Transaction, options: AdoptionOptions): Promise<Adopt
 
 /**
  * Converts the configured database of the original service into this service's schema, in one
- * transaction: on any failure, or on a dry run, or when it refuses, nothing is changed (D35).
+ * transaction: on any failure, or on a dry run, or when it refuses, nothing is changed.
  */
 export async function adoptDatabase(cfg: Config, options: AdoptionOptions): Promise<AdoptionOutcome> {
   const url = cfg.databaseUrlUnpooled ?? cfg.databaseUrl;

@@ -5,7 +5,7 @@ import { RENAMED_SETTINGS } from '../settings/schema.js';
 
 /**
  * The statements that copy the original's rows (moved to the side schema) into this schema's
- * tables, one per table, each converting what differs (D35).
+ * tables, one per table, each converting what differs (see docs/adoption.md).
  */
 
 const MESSENGER = 'MESSENGER';
@@ -57,7 +57,7 @@ function categoriesCopy(columns: ColumnTypes): string {
 
 function listingsCopy(columns: ColumnTypes): string {
   const images = `ARRAY(SELECT ${imageRef('ref')} FROM unnest("images") WITH ORDINALITY AS image(ref, position) WHERE nullif(btrim(ref), '') IS NOT NULL ORDER BY position)`;
-  // Listings made before the original had stock read as in stock there (D35).
+  // Listings made before the original had stock read as in stock there, so they get a stock of 1.
   const stock = `CASE WHEN "status"::text IN ('AVAILABLE', 'PENDING') AND "stockQuantity" <= 0 THEN 1 ELSE greatest("stockQuantity", 0) END`;
   const inquiryClicks = columns.has('inquiryClicks') ? `coalesce("inquiryClicks", 0)` : '0';
   return `INSERT INTO "listings" ("id", "title", "description", "price", "status", "images", "attributes", "customTelegramCaption", "categoryId",
@@ -149,7 +149,7 @@ export function copyStatements(tables: OriginalTables): Array<{ table: OriginalT
   });
 }
 
-/** Adds to this schema's `users` the original's columns it keeps (D35), before the rows are copied. */
+/** Adds to this schema's `users` the original's columns it keeps (stored, never served), before the rows are copied. */
 export function keptColumnsStatement(tables: OriginalTables): string | undefined {
   const columns = tables.get('users');
   const kept = KEPT_USER_COLUMNS.filter((column) => columns?.has(column.name));

@@ -54,7 +54,7 @@ export const OPTIONAL_COLUMNS: Partial<Record<OriginalTable, readonly string[]>>
 
 /**
  * The original's user columns with no place in this schema (its bot sign-in), kept in `users` as
- * they are and never served (D35), with the definitions its migrations gave them.
+ * they are and never served, with the definitions its migrations gave them.
  */
 export const KEPT_USER_COLUMNS = [
   { name: 'telegramChatId', definition: 'text' },
@@ -70,5 +70,5 @@ export const ORIGINAL_ENUMS = ['Role', 'ListingStatus', 'SyndicationStatus', 'Sy
 /** The original's platform name for the channel (ours is `MESSENGER`). */
 export const ORIGINAL_PLATFORM = 'TELEGRAM';
 
-/** The original's social columns, in the order of `social_1` .. `social_8` (D27). */
+/** The original's social columns, in the order of `social_1` .. `social_8`: facebook, twitter, instagram, linkedin, telegram, whatsapp, tiktok, youtube. */
 export const SOCIAL_COLUMNS = ['facebook', 'twitter', 'instagram', 'linkedin', 'telegram', 'whatsapp', 'tiktok', 'youtube'] as const;

@@ -20,7 +20,7 @@ function conditionsOf(filter: AuditFilter): SQL | undefined {
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-/** A page of entries, newest first, with the number matching (counted up to a bound: D31's rule). */
+/** A page of entries, newest first, with the number matching (counted up to a bound, past which the total is a flagged estimate). */
 export async function listAuditEntries(executor: Executor, filter: AuditFilter): Promise<{ rows: AuditRow[]; total: MatchedTotal }> {
   const where = conditionsOf(filter);
   const [rows, total] = await Promise.all([

@@ -11,7 +11,7 @@ import { countWrongAgentCode } from './agent-code-limits.js';
 import { findUsableAgentCode, insertAgentCode, listAgentCodes, revokeAgentCode } from './agent-code-queries.js';
 import type { AdminListQuery, AgentCodeCreateBody, VerifyAgentCodeBody } from './schema.js';
 
-/** D38: with LEGACY_CLIENT_FIELDS on, the original admin panel's names beside the spec's. */
+/** With LEGACY_CLIENT_FIELDS on, the original admin panel's names beside the spec's. */
 function agentCodeView<T extends { usable: boolean; useCount: number }>(code: T): T | (T & { isActive: boolean; uses: number }) {
   return config().legacyClientFields ? { ...code, isActive: code.usable, uses: code.useCount } : code;
 }

@@ -15,7 +15,7 @@ export async function listAgentAccounts({ query }: Input<{ query: typeof AdminLi
   return paginated(items.map(profilePresenter), pagination(query.page, query.limit, total));
 }
 
-/** D24: agents only; their listings stay (without an agent) and their notifications go with them. */
+/** Removes agents only (an administrator's id is not found); their listings stay (without an agent) and their notifications go with them. */
 export async function removeAgent({ params }: Input<{ params: typeof IdParams }>, ctx: RequestContext<'admin'>): Promise<Reply> {
   await inTransaction(await getDb(), async (tx) => {
     const removed = await deleteAgent(tx, params.id);

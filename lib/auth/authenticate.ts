@@ -26,7 +26,7 @@ function bearerToken(header: string | undefined): string {
 
 /**
  * The spec's order: header shape, signature and expiry, then the user by `sub`, whose password
- * reset or change ends every token issued before it (D40).
+ * reset or change ends every token issued before it.
  */
 export async function authenticate(authorization: string | undefined): Promise<AuthUser> {
   const claims = await verifyToken(bearerToken(authorization));

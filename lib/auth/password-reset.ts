@@ -11,7 +11,7 @@ import { checkResetCode, replacePasswordWithResetCode, RESET_CODE_LIFETIME_MINUT
 import type { ForgotPasswordBody, ResetPasswordBody } from './schema.js';
 
 /**
- * D40: reset e-mails per e-mail and client address, and per e-mail whatever the address: strangers
+ * Limits reset e-mails per e-mail and address, and per e-mail whatever the address: strangers
  * can use up only their own allowance, not the owner's.
  */
 const FORGOT_PASSWORD_LIMIT = { limit: 5, windowSeconds: 60 * 60 };

@@ -13,7 +13,7 @@ let dummyHash: Promise<string> | undefined;
 
 /**
  * Whether the password matches the hash. Without a hash (no such account) the same work is spent
- * on a dummy one, so unknown e-mails cannot be told apart by timing (D2).
+ * on a dummy one, so unknown e-mails cannot be told apart by timing.
  */
 export async function passwordMatches(password: string, hash: string | undefined, lane?: string): Promise<boolean> {
   if (hash !== undefined) return bcryptCompare(password, hash, lane);

@@ -13,7 +13,7 @@ export function userSummary(user: UserSummary): UserSummary {
   return { id: user.id, email: user.email, name: user.name, role: user.role };
 }
 
-/** What anyone may see of a user (the storefront's agent, D27): never e-mail, role or secrets. */
+/** What anyone may see of a user (the storefront's agent): never e-mail, role or secrets. */
 export const publicProfileColumns = {
   id: users.id,
   name: users.name,
@@ -48,7 +48,7 @@ export const agentColumns = {
   updatedAt: users.updatedAt,
 };
 
-/** A profile image as every answer shows it: an absolute URL (D38), or null when there is none. */
+/** A profile image as every answer shows it: an absolute URL that loads from any origin, or null when there is none. */
 export function profileImageUrl(ref: string | null): string | null {
   return ref ? publicImageUrl(ref) : null;
 }

@@ -17,7 +17,7 @@ import { findCredentials, findProfile, updateProfile } from './queries.js';
 
 /**
  * The profile as answered: its image's URL and, with LEGACY_CLIENT_FIELDS on, the original's
- * `firstName`/`lastName` split from `name` (D38).
+ * `firstName`/`lastName` split from `name`.
  */
 function profileView<T extends { name: string; profileImage: string | null }>(profile: T): T | (T & { firstName: string; lastName: string }) {
   const presented = profilePresenter(profile);

@@ -64,7 +64,7 @@ export const ProfileUpdateBody = v.object(
     social_8: ClearableLink,
     website: ClearableLink,
     customSocials: CustomSocials,
-    /** Required to change `email` (D40): a token alone must not be able to move the account. */
+    /** Required to change `email`: a token alone must not be able to move the account. */
     currentPassword: v.optional(v.pipe(v.string('must be a string'), v.check(fitsBcrypt, `must be at most ${MAX_PASSWORD_BYTES} bytes`))),
   },
   fieldsMessage,

@@ -75,7 +75,7 @@ export type LoginBody = v.InferOutput<typeof LoginBody>;
 
 export const ForgotPasswordBody = v.object({ email: Email }, fieldsMessage);
 
-/** `password` is the original service's name for `newPassword` (D38, deprecated); `newPassword` wins when both come. */
+/** `password` is the original service's name for `newPassword`, accepted for its clients (deprecated); `newPassword` wins when both come. */
 export const ResetPasswordBody = v.pipe(
   v.object(
     {
@@ -96,7 +96,7 @@ export const ResetPasswordBody = v.pipe(
 export const AgentCodeCreateBody = v.object(
   {
     name: Name,
-    // The original admin panel sends `role: "agent"`: any letter case (D38).
+    // The original admin panel sends `role: "agent"`: any letter case is accepted.
     role: v.optional(v.pipe(v.string('must be AGENT'), v.toUpperCase(), v.picklist(['AGENT'], 'must be AGENT')), 'AGENT'),
     maxUses: v.optional(
       v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(100, 'must be at most 100')),

@@ -5,7 +5,7 @@ import { tooManyRequests } from '../rate-limit/enforce-rate-limit.js';
  * one at a time on the hashing worker (bcrypt-worker.ts): without a ceiling, a burst from one
  * address queues there for seconds at cost 12, taking CPU all the while and holding back every
  * other address's sign-ins behind it. Past the ceiling a sign-in is refused at once, before any
- * statement or check, whatever e-mail it names (D2).
+ * statement or check, whatever e-mail it names, so the refusal says nothing about the account.
  */
 const SIGN_INS_UNDER_WAY_PER_ADDRESS = 2;
 /** About when a slot is free again: a check at cost 12 takes under a second. */

@@ -29,7 +29,7 @@ export function signToken(user: TokenSubject): Promise<string> {
     .sign(jwtSecret());
 }
 
-/** Verifies signature (HS256 only) and expiry, with the spec's messages. A token must carry `exp` and `iat` (D40). */
+/** Verifies signature (HS256 only) and expiry, with the spec's messages. A token must carry `exp` and `iat`: without `exp` it would never expire, without `iat` no password reset could end it. */
 export async function verifyToken(token: string): Promise<TokenClaims> {
   try {
     const { payload } = await jwtVerify(token, jwtSecret(), { algorithms: [ALGORITHM], requiredClaims: ['exp', 'iat'] });

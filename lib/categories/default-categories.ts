@@ -63,7 +63,7 @@ const TABLET_PROCESSORS = [
   'Other',
 ];
 
-/** The five categories of D26, in the order they are listed there. */
+/** The five default categories, with their display names, icons and rules, in a fixed order. */
 export const DEFAULT_CATEGORIES: readonly CategoryDefinition[] = [
   {
     name: 'PHONES',

@@ -1,6 +1,6 @@
 import type { CategoryRow } from './queries.js';
 
-/** A category as the API shows it: the listing count under both names clients use (D23). */
+/** A category as the API shows it: the listing count under both names clients use (`listingCount` and `_count.listings`). */
 export function categoryPresenter(row: CategoryRow, listingCount: number) {
   return {
     id: row.id,

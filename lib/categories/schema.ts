@@ -122,7 +122,7 @@ export const CategoryCreateBody = v.object(
   {
     name: CategoryName,
     displayName: DisplayName,
-    /** The original service's default (D38). */
+    /** The original service's default, kept for its clients. */
     icon: v.optional(Icon, 'tag'),
     schemaRules: v.optional(SchemaRules, []),
   },

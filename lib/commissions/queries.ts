@@ -51,7 +51,7 @@ const commissionValue = (filter?: SQL) =>
   sql<number>`coalesce(round(sum(${listingTotals.commissionValue})${filter ? sql` filter (where ${filter})` : sql``}, 2), 0)`.mapWith(Number);
 
 /**
- * D25: over listings with a commission set, the count, average percent and expected revenue,
+ * Over listings with a commission set: the count, average percent and expected revenue,
  * from the commission figures the statistics trigger keeps per category and status.
  */
 export async function commissionSummary(executor: Executor) {

@@ -14,7 +14,7 @@ export interface SweepReport {
   auditEntriesRemoved: number;
 }
 
-/** One sweep (D33): channel posts left behind or due again, expired idempotency keys, unattached uploads, old audit entries. */
+/** One sweep: channel posts left behind or due again, expired idempotency keys, unattached uploads, old audit entries. */
 export async function sweep(options: SweepOptions = {}): Promise<SweepReport> {
   return {
     channelPosts: await sweepChannelPosts(options),

@@ -1,7 +1,7 @@
 import { sql, type SQLWrapper } from 'drizzle-orm/sql/sql';
 import type { Executor } from './client.js';
 
-/** How many rows matched, and whether that is the exact number or an estimate (D31). */
+/** How many rows matched, and whether that is the exact number or an estimate (a broad search is not counted row by row). */
 export interface MatchedTotal {
   total: number;
   exact: boolean;

@@ -186,7 +186,7 @@ export const syndicationLogs = pgTable(
     postMessageIds: integer('postMessageIds').array(),
     errorMessage: text('errorMessage'),
     runAt: timestamp('runAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
-    /** Which attempt at its post this entry is: 1 for the first, one more for each retry (D13, D33). */
+    /** Which attempt at its post this entry is: 1 for the first, one more for each retry, each retry being an entry of its own. */
     attempt: integer('attempt').notNull().default(1),
     /** A FAILED entry whose failure can heal: when the sweeper may try it again. Null once retried, or when it cannot heal. */
     retryAt: timestamp('retryAt', { precision: 3, withTimezone: true }),
@@ -294,7 +294,7 @@ export const directUploads = pgTable(
 );
 
 /**
- * Answers of creating requests sent with an `Idempotency-Key` (D34), per caller and route, kept
+ * Answers of creating requests sent with an `Idempotency-Key`, per caller and route, kept
  * 24 hours so that a client's retry gets the first answer instead of a second write.
  */
 export const idempotencyKeys = pgTable(

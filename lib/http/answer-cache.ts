@@ -1,5 +1,5 @@
 /**
- * The answers of the CDN-cacheable public reads (D32), kept in this instance for a moment
+ * The answers of the CDN-cacheable public reads, kept in this instance for a moment
  * (`ANSWER_CACHE_MS`): a storefront read again within it is answered without the database, as the
  * CDN would answer it. A write made through this instance drops the answers carrying its tags as
  * it purges the CDN's; another instance's write reaches this one's answers when they expire.

@@ -10,7 +10,7 @@ function headerValues(request: IncomingRequest, name: string): string[] {
 }
 
 /**
- * The address rate limits count by (D40). On Vercel, the platform's own client-IP header, which a
+ * The address rate limits count by: on Vercel, the platform's own client-IP header, which a
  * client cannot set. Behind `TRUST_PROXY=N` proxies, each of which appends the address it received
  * the request from to X-Forwarded-For, the entry the outermost one appended: the N-th from the
  * right (anything left of it was written by the client). Otherwise the connection's peer.

@@ -16,7 +16,7 @@ export function queryInteger(min: number, max: number, fallback: number) {
 
 /**
  * A list's `limit`: a whole number from 1; one above the list's maximum is taken as the maximum
- * (D38, as the original service did), and `pagination.limit` says what was applied.
+ * (as the original service did), and `pagination.limit` says what was applied.
  */
 export function queryLimit(maxLimit: number, fallback: number) {
   return v.optional(

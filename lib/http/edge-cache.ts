@@ -2,7 +2,7 @@ import { log } from '../log.js';
 import { forgetTagged } from './answer-cache.js';
 
 /**
- * What a public answer kept by the CDN shows, by kind of data (D32). An answer carries the tag of
+ * What a public answer kept by the CDN shows, by kind of data. An answer carries the tag of
  * everything it shows; a write purges the tags of what it changed, and so exactly the answers that
  * show it. `category:<id>` is one category's own answer (its fields and listing count).
  */
@@ -12,7 +12,7 @@ export function categoryTag(id: string): CacheTag {
   return `category:${id}`;
 }
 
-/** How long the CDN serves an answer as fresh (D32: at most 60 s). */
+/** How long the CDN serves an answer as fresh: at most 60 s, so a purge that is missed heals within a minute. */
 const CDN_FRESH_SECONDS = 60;
 /** How long after that it may still serve it once while it fetches the new one in the background. */
 const CDN_STALE_SECONDS = 60;

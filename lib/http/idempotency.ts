@@ -6,7 +6,7 @@ import { idempotencyKeys } from '../db/schema.js';
 import { ApiError } from './api-error.js';
 import type { Reply } from './reply.js';
 
-/** D34: how long a key holds its first answer. */
+/** How long a key holds its first answer: a retry within 24 hours gets it again. */
 const KEY_LIFETIME_HOURS = 24;
 /** A first request still unanswered after this long died with its invocation (functions live at most 30 s). */
 const ABANDONED_AFTER_SECONDS = 60;
@@ -86,7 +86,7 @@ export async function settleIdempotencyKey(request: IdempotentRequest, reply: Re
   await db.update(idempotencyKeys).set({ status: reply.status, body: reply.body }).where(whereKey(request));
 }
 
-/** Removes keys past their lifetime (the sweeper, D33); answers how many went. */
+/** Removes keys past their lifetime (the sweeper does this); answers how many went. */
 export async function removeExpiredIdempotencyKeys(): Promise<number> {
   const db = await getDb();
   const removed = await db

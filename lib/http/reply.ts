@@ -3,7 +3,7 @@ export interface Pagination {
   limit: number;
   total: number;
   totalPages: number;
-  /** False when `total` is an estimate, past what a list counts one by one (D31). */
+  /** False when `total` is an estimate, past what a list counts one by one. */
   totalExact: boolean;
 }
 

@@ -23,7 +23,7 @@ import { validate, type AnySchema, type Output } from './validation.js';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-/** Who may call an endpoint: anyone, any signed-in user, administrators only, or the platform's scheduler (D33). */
+/** Who may call an endpoint: anyone, any signed-in user, administrators only, or the platform's scheduler (bearer `CRON_SECRET`). */
 export type Access = 'public' | 'token' | 'admin' | 'cron';
 
 export interface RequestContext<A extends Access = Access> {
@@ -52,7 +52,7 @@ export interface Input<S extends Schemas> {
 }
 
 /**
- * A public answer the CDN may keep (D32): a 200 goes out with `Cache-Control` for the CDN, an ETag
+ * A public answer the CDN may keep: a 200 goes out with `Cache-Control` for the CDN, an ETag
  * (a matching `If-None-Match` is answered 304) and the cache tags of what it shows, which the
  * writes that change it purge. Any other status stays `no-store`.
  */
@@ -143,7 +143,7 @@ function clientRequestIdOf(request: IncomingRequest): string | undefined {
   return typeof incoming === 'string' && /^[\w.-]{8,128}$/.test(incoming) ? incoming : undefined;
 }
 
-/** An error answer lists at most this many details (D40). */
+/** An error answer lists at most this many details, so a huge bad body cannot make a huge answer. */
 const MAX_DETAILS = 50;
 
 /** Keys come from the caller: a prototype-free object, so `__proto__` and the like are plain keys. */

@@ -40,7 +40,7 @@ type Caller = RequestContext<'token'>;
 type ImageFiles = Input<{ form: typeof listingImagesForm }>['files'];
 type ListingParams = v.InferOutput<typeof IdParams>;
 
-/** D7/D8: an administrator manages every listing, an agent only their own. */
+/** An administrator manages every listing, an agent only their own. */
 function assertCanManage(user: AuthUser, listing: Pick<ListingRow, 'agentId'>): void {
   if (user.role !== 'SUPER_ADMIN' && listing.agentId !== user.id) throw ApiError.forbidden();
 }
@@ -187,9 +187,9 @@ interface UpdatePlan {
 }
 
 /**
- * Validates an update against the listing as it is and works out the changes: the agent (D7), the
- * attributes against the category they will belong to (D9), the kept and dropped images (D10) and
- * the sale (D12). Only reads, so it runs before new images are stored and again under the row lock.
+ * Validates an update against the listing as it is and works out the changes: the agent, the
+ * attributes against the category they will belong to, the kept and dropped images and
+ * the sale. Only reads, so it runs before new images are stored and again under the row lock.
  */
 async function planUpdate(executor: Executor, listing: ListingRow, body: ListingUpdateBody, user: AuthUser, newImageCount: number): Promise<UpdatePlan> {
   // The direct uploads were checked before this plan and are appended by the caller.
@@ -207,7 +207,7 @@ async function planUpdate(executor: Executor, listing: ListingRow, body: Listing
   const kept = existingImages === undefined ? listing.images : keptImages(listing.images, existingImages);
   assertImageCount(kept.length, newImageCount);
   const sold = status === 'SOLD';
-  // D40: a sale needs stock; run under the row lock, so concurrent sales never sell what is not there.
+  // A sale needs stock (409 otherwise); run under the row lock, so concurrent sales never sell what is not there.
   if (sold && (listing.status === 'ARCHIVED' || (stockQuantity ?? listing.stockQuantity) <= 0)) throw ApiError.conflict(NO_STOCK_LEFT);
   Object.assign(changes, sold ? saleChanges(stockQuantity) : { status, stockQuantity });
   return { changes, sold, kept, dropped: listing.images.filter((ref) => !kept.includes(ref)) };

@@ -1,13 +1,13 @@
 import { ApiError } from '../http/api-error.js';
 import { publicImageUrl } from '../media/public-image-url.js';
 
-/** Which stored image an `existingImages` entry names: the entry as stored, or as answers show it (D38). */
+/** Which stored image an `existingImages` entry names: the entry as stored, or as answers show it (an absolute URL). */
 function storedImageNamed(stored: readonly string[], name: string): string | undefined {
   return stored.find((ref) => ref === name || publicImageUrl(ref) === name);
 }
 
 /**
- * The listing's stored images that `existingImages` keeps, in its order (D10). Entries are matched
+ * The listing's stored images that `existingImages` keeps, in its order. Entries are matched
  * against the listing's own images only, so another listing's image or a URL of any other origin
  * names nothing and is refused.
  */

@@ -14,7 +14,7 @@ function toAgent(listing: NotifiedListing, item: Omit<NewNotification, 'userId' 
 }
 
 /**
- * D16, in the transaction of the insert: the listing's agent is told, and when an agent created it,
+ * In the transaction of the insert: the listing's agent is told, and when an agent created it,
  * every administrator too.
  */
 export async function notifyListingCreated(executor: Executor, listing: NotifiedListing, creator: AuthUser): Promise<void> {
@@ -31,7 +31,7 @@ export async function notifyListingCreated(executor: Executor, listing: Notified
   });
 }
 
-/** D16: the agent hears of every update, and of a sale separately. */
+/** The listing's agent hears of every update, and of a sale separately. */
 export async function notifyListingUpdated(executor: Executor, listing: NotifiedListing, sold: boolean): Promise<void> {
   const items = toAgent(listing, { type: 'LISTING_UPDATED', title: 'Listing updated', body: `Your listing "${listing.title}" was updated.` });
   if (sold) {

@@ -125,7 +125,7 @@ async function pageByPrice<Row>(
 
 /**
  * A page of listings by price (newest first among equal prices), and the total the newest-first
- * list gives for the same search, exact or flagged (D31). The candidates come from the source with
+ * list gives for the same search, exact or flagged. The candidates come from the source with
  * the fewest: the postings of one of the search's posted `conditions` (see postedConditions()), or
  * the price index of its status and category (see PRICE_WALK_WINDOW).
  */

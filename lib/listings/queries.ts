@@ -147,7 +147,7 @@ function listingDetailRows(source: Pick<Executor, 'select'>, matched: SQL<number
     .$dynamic();
 }
 
-/** One page of the search, newest first, and how many match (D31: exact, or a flagged estimate). */
+/** One page of the search, newest first, and how many match (exact, or a flagged estimate). */
 export function pageOfListingDetails(
   executor: Executor,
   search: Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted'>,
@@ -192,7 +192,7 @@ export async function updateListingRow(executor: Executor, id: string, changes: 
 }
 
 /**
- * The D12 sale, as one statement on the row's current value: stock goes down by one, never below
+ * A sale, as one atomic statement on the row's current value: stock goes down by one, never below
  * zero, and the listing is SOLD, or ARCHIVED once no stock is left. `stockBefore` replaces the stored
  * quantity when the same update also sets it.
  */

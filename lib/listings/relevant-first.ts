@@ -90,7 +90,7 @@ async function pageIds(executor: Executor, search: NewestFirstSearch, ranked: Ra
  * The page's ids tier by tier, each tier's matches ranked as a search of their own. `newest` (the
  * whole search's newest matches, ranked) serves as a tier's own when every one of them is in it.
  * A tier that ends before the page is counted to place the next one; that count is an estimate
- * only past thousands of matches (D31), where the next tier's rows then shift by as much.
+ * only past thousands of matches, where the next tier's rows then shift by as much.
  */
 async function pageIdsByTier(executor: Executor, search: NewestFirstSearch, relevance: Relevance, newest: RankedMatch[]): Promise<string[]> {
   const ids: string[] = [];

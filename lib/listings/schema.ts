@@ -156,7 +156,7 @@ export const ListingUpdateBody = v.object({
   customTelegramCaption: clearable(Caption),
   city: clearable(Place),
   neighborhood: clearable(Place),
-  /** The images to keep, in order (D10), each as answered or as stored (D38); new files are appended after them. */
+  /** The images to keep, in order, each as answered or as stored; new files are appended after them. */
   existingImages: v.optional(ExistingImages),
   /** Images uploaded directly to the image host, appended after the new files. */
   imageRefs: v.optional(ImageRefs),

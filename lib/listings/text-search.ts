@@ -19,7 +19,7 @@ export function containsPattern(text: string): string {
   return `%${searchText(text).replace(/[\\%_]/g, '\\$&')}%`;
 }
 
-/** Title or description contains `text`, ignoring case (D20), served by the trigram index. */
+/** Title or description contains `text`, ignoring case (a substring, not stemmed full-text), served by the trigram index. */
 export function textMatches(text: string): SQL {
   return sql`${listingText} ilike ${containsPattern(text)}`;
 }

@@ -113,7 +113,7 @@ export async function removeImages(refs: Iterable<string>): Promise<void> {
 
 /**
  * Removes, from the image host, images whose ticket is over a day old and that no listing took
- * (the sweeper, D33); answers how many. Failures are logged and the records are gone either way.
+ * (the sweeper does this); answers how many. Failures are logged and the records are gone either way.
  */
 export async function removeUnattachedUploads(limit = 50): Promise<number> {
   const publicIds = await claimExpiredUploads(await getDb(), limit);

@@ -5,7 +5,7 @@ import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { recordIssuedUpload } from './direct-upload-records.js';
 import { currentImageStorage } from './storage.js';
 
-/** D40: upload tickets per user; each makes one image. */
+/** Upload tickets are limited per user; each makes one image. */
 const TICKETS_PER_HOUR = { limit: 60, windowSeconds: 60 * 60 };
 
 /**

@@ -31,7 +31,7 @@ export async function markRead({ params }: { params: v.InferOutput<typeof IdPara
   const db = await getDb();
   const row = await markNotificationRead(db, params.id, user.id);
   if (row) return ok(notificationPresenter(row));
-  // Someone else's notification is named as such (D8) rather than hidden behind a 404.
+  // Someone else's notification is named as such (403) rather than hidden behind a 404.
   if (await findNotificationOwner(db, params.id)) throw ApiError.forbidden();
   throw notFoundError('Notification', params.id);
 }

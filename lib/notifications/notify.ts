@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { notifications, users, type Role } from '../db/schema.js';
 
-/** The notification types of D16. */
+/** The notification types: a listing created, updated or sold, and a failed channel post. */
 export type NotificationType = 'LISTING_CREATED' | 'LISTING_UPDATED' | 'LISTING_SOLD' | 'SYNDICATION_FAILED';
 
 export interface NewNotification {

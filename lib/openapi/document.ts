@@ -86,7 +86,7 @@ const SUCCESS_SCHEMAS: Record<string, OpenApiObject> = {
       limit: { type: 'integer', description: 'The limit applied: the one asked for, capped to the list maximum.' },
       total: {
         type: 'integer',
-        description: `Matching items (D31). Exact where kept totals answer (no filter, or only status, category, agent or commission filters), and for listings whenever the matches are few enough to be found through their filters' indexes or lie among the ${WALK_WINDOW.toLocaleString('en-US')} newest candidates. A broad filtered listing search instead gives the share of matches among the newest candidates it read (${PROBE_WINDOW.toLocaleString('en-US')}, or ${WALK_WINDOW.toLocaleString('en-US')} when matches are sparser), scaled to every candidate; channel logs count exactly up to ${EXACT_TOTAL_LIMIT.toLocaleString('en-US')} and give the database planner's estimate beyond. Either way totalExact is then false.`,
+        description: `Matching items. Exact where kept totals answer (no filter, or only status, category, agent or commission filters), and for listings whenever the matches are few enough to be found through their filters' indexes or lie among the ${WALK_WINDOW.toLocaleString('en-US')} newest candidates. A broad filtered listing search instead gives the share of matches among the newest candidates it read (${PROBE_WINDOW.toLocaleString('en-US')}, or ${WALK_WINDOW.toLocaleString('en-US')} when matches are sparser), scaled to every candidate; channel logs count exactly up to ${EXACT_TOTAL_LIMIT.toLocaleString('en-US')} and give the database planner's estimate beyond. Either way totalExact is then false.`,
       },
       totalPages: { type: 'integer', description: 'ceil(total / limit); an estimate too when totalExact is false.' },
       totalExact: { type: 'boolean', description: 'False when total is an estimate (a broad text search, say); true otherwise.' },
@@ -155,7 +155,7 @@ function successResponse(notes: OperationNotes): OpenApiObject {
 /** What the document reads of an endpoint: how it is called, never its handler. */
 type DescribedEndpoint = Pick<Endpoint, 'access' | 'schemas' | 'idempotent' | 'edgeCache'>;
 
-/** D32: the headers of an answer the CDN may keep, on its 200 and its 304 alike. */
+/** The headers of an answer the CDN may keep, on its 200 and its 304 alike. */
 const EDGE_CACHE_HEADERS: OpenApiObject = {
   'Cache-Control': { schema: { type: 'string', const: EDGE_CACHE_CONTROL }, description: 'The CDN may keep the answer; browsers revalidate it with the ETag' },
   ETag: { schema: { type: 'string' }, description: 'A weak validator of the answer, to send back in `If-None-Match`' },
@@ -194,7 +194,7 @@ function propertiesOf(schema: JsonSchema): Array<{ name: string; schema: JsonSch
   return Object.entries(properties).map(([name, property]) => ({ name, schema: property, required: required.has(name) }));
 }
 
-/** D34, on every creating request. */
+/** The optional `Idempotency-Key`, on every creating request. */
 const IDEMPOTENCY_KEY_PARAMETER: OpenApiObject = {
   name: 'Idempotency-Key',
   in: 'header',

@@ -82,5 +82,5 @@ export const ROUTE_ALIASES: Record<string, string> = {
   '/api/syndication/telegram/webhook-info': '/api/syndication/messenger/webhook-info',
 };
 
-/** Aliases kept for the original service's clients (D38): documented as deprecated, naming the path to use. */
+/** Aliases kept for the original service's clients: documented as deprecated, naming the path to use. */
 export const DEPRECATED_ALIASES: ReadonlySet<string> = new Set(Object.keys(ROUTE_ALIASES).filter((alias) => alias.includes('telegram')));

@@ -10,7 +10,7 @@ export interface Suggestion {
   count: number;
 }
 
-/** D37: at most this many completions. */
+/** At most this many completions in one answer. */
 export const SUGGESTIONS = 8;
 
 /** Known words read per prefix, nearest first by trigram distance, to find the ones a typo away. */

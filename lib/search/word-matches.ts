@@ -25,7 +25,7 @@ function wordMatches(word: CorrectedWord): SQL {
 }
 
 /**
- * A storefront search (D20): every word of the text matches, in any order; a text without words
+ * A storefront search: every word of the text matches, in any order; a text without words
  * (only punctuation) is the substring match it always was. The text as typed is a substring of
  * the title or description exactly when each of its words is, so that match is kept.
  */
@@ -63,7 +63,7 @@ function matchesAsTyped(search: TextSearch): SQL {
 }
 
 /**
- * How relevance ranks a search (D20). Its keys, best first: the worst word's quality, the text
+ * How relevance ranks a search. Its keys, best first: the worst word's quality, the text
  * whole in the title, then all words' qualities added up. Its tiers: listings matching every word
  * as typed in the title, brand or model (a worst word of 3 or more) come before any match that
  * needs a typo or the description, however many newer ones there are.

@@ -11,7 +11,7 @@ import { KEPT_SETTINGS, RENAMED_SETTINGS, type SettingsUpdateBody } from './sche
 
 /**
  * The spec's twelve keys; with LEGACY_CLIENT_FIELDS on, also the original's names for them and its
- * kept keys (D38), for its old admin panel and storefront.
+ * kept keys, for its old admin panel and storefront.
  */
 async function settingsView(executor: Executor, current: Settings): Promise<Record<string, string>> {
   if (!config().legacyClientFields) return current;

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { settings } from '../db/schema.js';
 
-/** The store settings the API knows, in the spec's order (D18). */
+/** The store settings the API knows, in the spec's order: exactly its twelve keys. */
 export const SETTING_KEYS = [
   'siteName',
   'chatNumber',

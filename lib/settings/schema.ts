@@ -11,7 +11,7 @@ const SettingValue = v.nullable(
   ),
 );
 
-/** Settings that storefronts render as links: http(s) URLs or empty (D40), never `javascript:` and the like. */
+/** Settings that storefronts render as links: http(s) URLs or empty (400 otherwise), never `javascript:` and the like. */
 const LINK_SETTINGS: readonly SettingKey[] = ['socialUrl1', 'socialUrl2', 'shopGoogleMapUrl'];
 
 function isHttpUrlOrEmpty(value: string | null): boolean {
@@ -24,13 +24,13 @@ function isHttpUrlOrEmpty(value: string | null): boolean {
 const LinkSettingValue = v.pipe(SettingValue, v.check(isHttpUrlOrEmpty, 'must be an http(s) URL or empty'));
 
 /**
- * D38 (and adoption, D35): the original service's names for spec settings, accepted on writes
+ * The original service's names for spec settings, accepted on writes
  * (deprecated) and stored under the spec's name; the spec's name wins when both come.
  */
 export const RENAMED_SETTINGS = { whatsappNumber: 'chatNumber', telegramHandle: 'messengerHandle', facebookUrl: 'socialUrl1', instagramUrl: 'socialUrl2' } as const;
 type RenamedSetting = keyof typeof RENAMED_SETTINGS;
 
-/** The original's settings with no spec key: stored as sent, never served (D18). */
+/** The original's settings with no spec key: stored as sent, never served: answers carry the spec's keys only. */
 export const KEPT_SETTINGS = ['tiktokUrl', 'youtubeUrl', 'adminTelegramUsername', 'miniAppUrl'] as const;
 const KEPT_LINKS: readonly string[] = ['tiktokUrl', 'youtubeUrl', 'miniAppUrl'];
 
@@ -39,7 +39,7 @@ const valueFor = (key: string) => v.optional(LINK_SETTINGS.includes(key as Setti
 type SettingChanges = Partial<Record<SettingKey | (typeof KEPT_SETTINGS)[number], string | null>>;
 
 /**
- * A partial object of the known keys (D18): strings, or null to clear; the original's names are
+ * A partial object of the known keys: strings, or null to clear; the original's names are
  * taken too (above); any other key is refused.
  */
 export const SettingsUpdateBody = v.pipe(

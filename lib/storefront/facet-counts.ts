@@ -29,7 +29,7 @@ export interface FacetCounts {
   counts: FieldCounts;
   total: number;
   priceRange: { min: number | null; max: number | null };
-  /** False when more than COUNTED_LISTINGS listings match: counts and total are then estimates from a sample (D31). */
+  /** False when more than COUNTED_LISTINGS listings match: counts and total are then estimates from a sample, flagged as such. */
   exact: boolean;
 }
 
@@ -156,7 +156,7 @@ async function priceRangeOf(executor: Executor, filters: PublicListingFilters): 
 }
 
 /**
- * Facet counts for a filter panel (D37): each field's values counted with the other filters (a
+ * Facet counts for a filter panel: each field's values counted with the other filters (a
  * field's own selection does not narrow its own counts), the total and the price range of the
  * current result.
  */

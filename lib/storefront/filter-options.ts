@@ -18,7 +18,7 @@ function countsOf(options: string[], counted: Map<string, number> | undefined): 
  * Each rule of the category with the values a shopper can still find: a select keeps its own
  * options that are present, in the rule's order; any other rule offers the values present (the
  * most common, when there are more than a panel can show, with `hasMoreOptions: true`), in
- * natural order. Each carries `counts`, the listings every option would leave (D37), 0 for an
+ * natural order. Each carries `counts`, the listings every option would leave, 0 for an
  * option the other filters rule out. Rule fields are read with `Object.hasOwn`, so no field name
  * reaches object internals.
  */

@@ -24,7 +24,7 @@ import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type Publ
 
 /**
  * Reads the query into filters; an empty value filters nothing, and the older names are aliases
- * (D20). The search text's words are looked up among the known words, for typos.
+ * of the current ones. The search text's words are looked up among the known words, for typos.
  */
 async function filtersOf(executor: Executor, query: FilterOptionsQuery): Promise<PublicListingFilters> {
   const attributes = ATTRIBUTE_FILTERS.flatMap((name): Array<[string, string]> => {
@@ -70,7 +70,7 @@ export async function getPublicListing({ params }: Input<{ params: typeof IdPara
   return ok({ ...publicListingPresenter(found.listing, photos), agent: found.agent ? publicAgentPresenter(found.agent) : null });
 }
 
-/** D17: inquiries per client address per listing. */
+/** Inquiries are limited per client address per listing. */
 export const INQUIRY_LIMIT = { limit: 30, windowSeconds: 60 };
 
 export async function recordInquiry(
@@ -83,7 +83,7 @@ export async function recordInquiry(
   return { status: 200, body: { success: true } };
 }
 
-/** A category's filter options with their counts (D37), and the total and price range of the filtered list; no category, no options. */
+/** A category's filter options with their counts, and the total and price range of the filtered list; no category, no options. */
 export async function getFilterOptions({ query }: Input<{ query: typeof FilterOptionsQuery }>): Promise<Reply> {
   const db = await getDb();
   const filters = await filtersOf(db, query);

@@ -85,7 +85,7 @@ export function publicListingPresenter(row: PublicListingRow, photoRecords: Phot
   };
 }
 
-/** The agent on a public detail: contact and profile links only, never the e-mail or secrets (D27). */
+/** The agent on a public detail: contact and profile links only, never the e-mail or secrets. */
 export function publicAgentPresenter(agent: PublicAgentRow) {
   return {
     id: agent.id,

@@ -18,7 +18,7 @@ import { nameReadPlan } from '../http/request-timing.js';
 export interface PublicListingFilters {
   /** A category's display name or code, matched case-insensitively. */
   category?: string;
-  /** Words of the title, brand or model (typos allowed) or substrings of the title or description (D20). */
+  /** Words of the title, brand or model (typos allowed) or substrings of the title or description, ignoring case. */
   search?: TextSearch;
   priceMin?: number;
   priceMax?: number;
@@ -169,7 +169,7 @@ export const SERVED_RESULTS = 10_000;
 /**
  * Available listings matching the filters in the order asked for, among the first SERVED_RESULTS,
  * and (with a page) how many match: exact from the kept totals for a category or none, and for few matches; an estimate,
- * flagged, for broad row filters (D31). A near page without row filters, newest first, runs a
+ * flagged, for broad row filters. A near page without row filters, newest first, runs a
  * prepared statement; see newestFirstPage() for how matches are found otherwise.
  */
 export async function findPublicListings(

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { QueryNumber, queryInteger, queryLimit } from '../http/common-schemas.js';
 
-/** Attributes the public list filters on by whole value, case-insensitively (D20). */
+/** Attributes the public list filters on by whole value, case-insensitively. */
 export const ATTRIBUTE_FILTERS = [
   'brand',
   'condition',
@@ -37,7 +37,7 @@ const attributeFilterEntries = Object.fromEntries(ATTRIBUTE_FILTERS.map((name) =
   typeof QueryText
 >;
 
-/** Orders of the storefront list (D20); relevance only ranks when there is a `q`. */
+/** Orders of the storefront list; relevance only ranks when there is a `q`, and is then the default. */
 export const PUBLIC_LISTING_ORDERS = ['relevance', 'newest', 'price_asc', 'price_desc'] as const;
 
 export type PublicListingOrder = (typeof PUBLIC_LISTING_ORDERS)[number];
@@ -64,7 +64,7 @@ export const PublicListingsQuery = v.object({
 
 export type PublicListingsQuery = v.InferOutput<typeof PublicListingsQuery>;
 
-/** D38: the original service's names for the same methods, for its storefront (deprecated). */
+/** The original service's names for the same methods, for its storefront (deprecated). */
 const INQUIRY_METHOD_ALIASES: Readonly<Record<string, 'messenger' | 'chat'>> = { telegram: 'messenger', whatsapp: 'chat' };
 
 export const InquiryBody = v.object(
@@ -78,12 +78,12 @@ export const InquiryBody = v.object(
   (issue) => (issue.expected === 'Object' ? 'must be a JSON object' : 'is required'),
 );
 
-/** The list's filters (D37), without its order and paging. */
+/** The list's filters, without its order and paging. */
 export const FilterOptionsQuery = v.omit(PublicListingsQuery, ['sort', 'limit', 'page']);
 
 export type FilterOptionsQuery = v.InferOutput<typeof FilterOptionsQuery>;
 
-/** D37: a prefix of 2 to 100 characters. */
+/** A prefix of 2 to 100 characters (anything else is a 400). */
 export const SuggestQuery = v.object({
   q: v.pipe(
     v.string('is required'),

@@ -24,7 +24,7 @@ function describeNetworkFailure(error: HttpError, method: string, timeoutMs: num
 /**
  * Within one invocation the Bot API's own pacing is honoured: a 429 whose `retry_after` is at most
  * this many seconds is waited out, and a 5xx is tried once more after a short backoff. Anything
- * longer, and a Bot API out of reach, fails the attempt and is left to the sweeper (D33).
+ * longer, and a Bot API out of reach, fails the attempt and is left to the sweeper.
  */
 const IN_INVOCATION_WAIT_SECONDS = 5;
 

@@ -14,7 +14,7 @@ export async function fetchBotProfile(botToken: string): Promise<BotProfile> {
 
 /**
  * The bot and its channel as shown to signed-in users. Photos are left out: the Bot API serves
- * files only at URLs that contain the token (D15).
+ * files only at URLs that contain the token, which is never shown.
  */
 export async function fetchMessengerInfo(botToken: string, channelId: string) {
   const client = botClient(botToken);

@@ -61,7 +61,7 @@ function cacheTagsOfConfig(platform: string): CacheTag[] {
   return platform === MESSENGER ? ['messenger-bot'] : [];
 }
 
-/** Creates the platform's config, or updates the fields sent (D14: masked secrets round-trip). */
+/** Creates the platform's config, or updates the fields sent (a masked secret sent back unchanged keeps the stored one). */
 export async function saveConfig({ body }: { body: ConfigInput }, ctx: RequestContext<'admin'>): Promise<Reply> {
   const db = await getDb();
   const { existing, row } = await inTransaction(db, (tx) => writeConfig(tx, ctx, body));

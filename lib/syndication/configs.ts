@@ -75,7 +75,7 @@ export interface MessengerSettings {
 }
 
 /**
- * The stored `MESSENGER` config when one exists, else the environment defaults (D13). A stored
+ * The stored `MESSENGER` config when one exists, else the environment defaults. A stored
  * config wins even when switched off, so switching it off stops posting whatever the environment says.
  */
 export async function messengerSettings(executor: Executor): Promise<MessengerSettings | undefined> {

@@ -12,7 +12,7 @@ import { activeMessengerTargetOrThrow, MESSENGER, messengerChannelOrThrow } from
 import { listingButtons, postListing } from './posting.js';
 import { clearRetry, findLogWithListing, listingOfMessage, type PostableListing } from './queries.js';
 
-/** An agent acts on the channel posts of their own listings only (D8); administrators on all. */
+/** An agent acts on the channel posts of their own listings only (403 otherwise); administrators on all. */
 function assertMayPost(user: AuthUser, listing: { agentId: string | null }): void {
   if (user.role !== 'SUPER_ADMIN' && listing.agentId !== user.id) throw ApiError.forbidden();
 }
@@ -23,7 +23,7 @@ async function postableListingOrThrow(listingId: string): Promise<PostableListin
   return listing;
 }
 
-/** D40: posting by hand, per listing and per agent, so no agent can flood the shop's channel. */
+/** Posting by hand is limited per listing and per agent, so no agent can flood the shop's channel. */
 const POSTS_PER_LISTING = { limit: 5, windowSeconds: 60 };
 const POSTS_PER_AGENT = { limit: 30, windowSeconds: 60 };
 

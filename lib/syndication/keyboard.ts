@@ -33,7 +33,7 @@ function chatNumberLink(number: string): string | undefined {
 }
 
 /**
- * The one row of buttons under a channel post (D13): Location, Explore, Order. A button whose link
+ * The one row of buttons under a channel post: Location, Explore, Order. A button whose link
  * source is unset (or unusable) is left out.
  */
 export function channelButtons(listingId: string, settings: Pick<Settings, 'shopGoogleMapUrl' | 'messengerHandle' | 'chatNumber'>, storefrontUrl: string | undefined): LinkButton[] {

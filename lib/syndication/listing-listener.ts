@@ -24,7 +24,7 @@ async function removeChannelPosts(target: MessengerTarget, listingId: string, po
 }
 
 /**
- * Mirrors listing writes on the channel (D13), as an outbox: inside the write's transaction a
+ * Mirrors listing writes on the channel, as an outbox: inside the write's transaction a
  * created listing gets a `PENDING` NEW_POST entry, an updated one an EDITED entry (or NEW_POST when
  * it has no successful post yet), so a process that dies after answering leaves the entry for the
  * sweeper. The post itself goes out after the commit. A deleted listing has its posts, read before

@@ -65,7 +65,7 @@ export async function publicMessengerBot(): Promise<Reply> {
 }
 
 /**
- * The secret the Bot API sends with every webhook call (D36): `MESSENGER_WEBHOOK_SECRET`, else
+ * The secret the Bot API sends with every webhook call: `MESSENGER_WEBHOOK_SECRET`, else
  * derived from the bot token, so every instance knows it without storing anything and it changes
  * with the bot.
  */
@@ -88,7 +88,7 @@ export async function webhookInfo(): Promise<Reply> {
 
 /**
  * The inbound webhook (spec, Events): it acknowledges and does nothing. Once a bot is configured,
- * only a call carrying the secret registered by setup-webhook is acknowledged (D36): the header is
+ * only a call carrying the secret registered by setup-webhook is acknowledged: the header is
  * compared in constant time, and anyone else gets 401.
  */
 export async function receiveWebhook(_input: unknown, ctx: RequestContext<'public'>): Promise<Reply> {

@@ -32,7 +32,7 @@ async function postContent(executor: Executor, listing: PostableListing): Promis
 /** The Bot API's answer to an edit of a message that is no longer in the channel. */
 const POST_GONE = /message to edit not found|MESSAGE_ID_INVALID/i;
 
-/** D33: attempts at one post in all, and the wait before each retry after the first failure. */
+/** Attempts at one post in all, and the wait before each retry after the first failure. */
 const MAX_ATTEMPTS = 5;
 const RETRY_DELAYS_SECONDS = [60, 5 * 60, 15 * 60, 60 * 60];
 
@@ -79,9 +79,9 @@ async function recordFailure(
 }
 
 /**
- * The posting flow (D13) for an entry already recorded as `PENDING`: the Bot API calls, then
+ * The posting flow for an entry already recorded as `PENDING`: the Bot API calls, then
  * `SUCCESS` with the message id, or `FAILED` with the reason, a notification to the listing's agent
- * and, when the failure can heal, when the sweeper may try again (D33). A new post records its
+ * and, when the failure can heal, when the sweeper may try again. A new post records its
  * first message as the message id and every message it sent (so all can be deleted); an edit
  * changes the listing's latest post in this channel (or, when that post was removed from the
  * channel, posts the listing anew and records the new post). A post is SUCCESS only when all of it went
@@ -139,7 +139,7 @@ async function runPost(entry: LogRow, listing: PostableListing, target: Messenge
   }
 }
 
-/** A new attempt at a listing's post, recorded as its own entry (trigger, and retries: D13). */
+/** A new attempt at a listing's post, recorded as its own entry (a trigger, and every retry). */
 export async function postListing(listing: PostableListing, action: PostAction, target: MessengerTarget, retryOf?: LogRow): Promise<LogRow> {
   const db = await getDb();
   const entry = await insertPendingLog(db, {

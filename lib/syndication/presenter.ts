@@ -3,7 +3,7 @@ import type { ConfigRow, ConfigSource, EnvironmentConfig } from './configs.js';
 
 const MASK = '••••••••';
 
-/** A secret shown by its last 4 characters only (D14); a short one is not shown at all. */
+/** A secret shown by its last 4 characters only, in every answer; a short one is not shown at all. */
 export function maskSecret(secret: string | null): string | null {
   if (!secret) return null;
   return secret.length > 8 ? `${MASK}${secret.slice(-4)}` : MASK;

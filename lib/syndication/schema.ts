@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { pageQuery, Uuid } from '../http/common-schemas.js';
 import { syndicationActionEnum, syndicationStatusEnum } from '../db/schema.js';
 
-/** D38: the original service's name for the messenger platform, one config with it (deprecated). */
+/** The original service's name for the messenger platform, one config with it (deprecated). */
 const PLATFORM_ALIASES: Readonly<Record<string, string>> = { TELEGRAM: 'MESSENGER' };
 
 /** The platform a config belongs to: a code such as `MESSENGER`, matched case-insensitively; `TELEGRAM` is `MESSENGER`. */

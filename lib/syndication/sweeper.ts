@@ -26,7 +26,7 @@ export interface ChannelSweep {
 }
 
 /**
- * Brings back channel posts that were left behind (D33): entries whose invocation died are posted,
+ * Brings back channel posts that were left behind: entries whose invocation died are posted,
  * and failed ones whose failure can heal are tried again as new attempts, up to `limit` of each.
  * Each entry is claimed in one statement that skips what another sweep holds, so two sweeps at
  * once never post the same entry twice. The Bot API cannot say whether a message went out, so a
