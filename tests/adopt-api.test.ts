@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 beforeEach(() => bot.reset());
 
-/** The agent's socials as the original stored them (facebook .. youtube, custom {key, value}), as this service serves them (D27, D35). */
+/** The agent's socials as the original stored them (facebook .. youtube, custom {key, value}), as this service serves them (social_1 .. social_8 in that order, custom {name, url}). */
 const ADOPTED_SOCIALS = {
   social_1: 'https://facebook.com/selam',
   social_2: 'https://x.com/selam',

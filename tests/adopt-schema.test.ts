@@ -12,7 +12,7 @@ const MIGRATIONS = (JSON.parse(readFileSync(new URL('../drizzle/meta/_journal.js
 
 type Snapshot = Awaited<ReturnType<typeof schemaSnapshot>>;
 
-/** The original's bot columns, kept in users and never served (D35): the one difference allowed. */
+/** The original's bot columns, kept in users and never served: the one difference allowed. */
 const KEPT_USER_COLUMNS = [
   { column: 'telegramChatId', type: 'text', not_null: false, default: null },
   { column: 'telegramConnected', type: 'boolean', not_null: true, default: 'false' },

@@ -115,7 +115,7 @@ describe('GET /api/auth/agent-codes', () => {
     expect(second.body.data.map((item: { agentName: string }) => item.agentName)).toEqual(['Usable']);
   });
 
-  it('takes a limit over 100 as 100 (D38), saying so in pagination', async () => {
+  it('takes a limit over 100 as 100, saying so in pagination', async () => {
     const response = await api.get('/api/auth/agent-codes?limit=300', { token: admin.token });
     expect(response.status).toBe(200);
     expect(response.body.pagination.limit).toBe(100);

@@ -48,7 +48,7 @@ describe('GET /api/auth/agents', () => {
     expect(response.text).not.toContain('a'.repeat(64));
   });
 
-  it("answers an agent's profile image as an absolute URL on API_BASE_URL, and an image host's URL as it is (D38)", async () => {
+  it("answers an agent's profile image as an absolute URL on API_BASE_URL, and an image host's URL as it is", async () => {
     const local = await buildAgent(server.db);
     const hosted = await buildAgent(server.db);
     const hostedImage = 'https://res.cloudinary.com/shop/image/upload/v1/brostechnology/listings/agent.webp';

@@ -190,7 +190,7 @@ describe('PUT /api/auth/me: errors', () => {
     expect(storedFiles(server.uploadDir)).toContain(path.basename(second.body.data.profileImage));
   });
 
-  it('answers the profile image as an absolute URL on API_BASE_URL, in the profile read as in the write (D38)', async () => {
+  it('answers the profile image as an absolute URL on API_BASE_URL, in the profile read as in the write', async () => {
     const agent = await buildAgent(server.db);
     const written = await api.put('/api/auth/me', { token: agent.token, form: imageForm({}, [{ field: 'profileImage', bytes: await smallPng(), type: 'image/png' }]) });
     expect(written.status).toBe(200);

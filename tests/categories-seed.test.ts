@@ -53,7 +53,7 @@ describe('GET /api/admin/seed-categories', () => {
     expect(stored.find((row) => row.name === 'CAMERAS')).toEqual(unrelated);
   });
 
-  it('stores the display names, icons and rules of D26', async () => {
+  it('stores the default categories with their display names, icons and rules', async () => {
     await seed();
     const stored = await allCategories();
     const byName = (name: string) => stored.find((row) => row.name === name)!;

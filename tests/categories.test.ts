@@ -385,7 +385,7 @@ describe('category writes: security', () => {
       await expectNothingChanged(before);
     });
 
-    it('refuses an agent (D1: administrators only)', async () => {
+    it('refuses an agent: category writes are for administrators only', async () => {
       const before = await categoryCount();
       const response = await send(agent.token);
       expect(response.status).toBe(403);

@@ -33,7 +33,7 @@ function cachingHeaders(response: ApiResponse) {
   return { cacheControl: response.headers.get('cache-control'), etag: etagOf(response), tags: response.headers.get('vercel-cache-tag') };
 }
 
-describe('public answers the CDN may keep (D32)', () => {
+describe('public answers the CDN may keep', () => {
   it.each([
     ['the public list', () => ['/api/public/listings', 'listings,categories']],
     ['a page of a public search', () => ['/api/public/listings?q=iphone&page=1', 'listings,categories']],
@@ -159,7 +159,7 @@ describe('answers the CDN never keeps', () => {
   });
 });
 
-describe('writes purge the tags of what they change (D32)', () => {
+describe('writes purge the tags of what they change', () => {
   const phoneAttributes = { brand: 'Apple', model: 'iPhone 15', storage: '128GB' };
   /** Whether an answer is still the one `earlier` was: a 304 to its validator. */
   const unchangedSince = async (earlier: ApiResponse, path: string) => (await api.get(path, { headers: { 'if-none-match': etagOf(earlier) } })).status === 304;

@@ -28,7 +28,7 @@ async function listingsTitled(title: string) {
   return server.db.select().from(listings).where(eq(listings.title, title));
 }
 
-describe('Idempotency-Key on creating requests (D34)', () => {
+describe('Idempotency-Key on creating requests', () => {
   it('answers a repeat of the same create with the first answer, creating and posting nothing more', async () => {
     bot.reset();
     const first = await api.post('/api/listings', { token: agent.token, json: listing('Once only'), headers: withKey('create-once-1') });

@@ -8,7 +8,7 @@ import { useTestServer } from './support/test-server.js';
 
 /**
  * The requests the original service's admin panel sends on its main screens with its own names
- * (D38): each must succeed, and do what the spec's name does and nothing else.
+ * for the same things: each must succeed, and do what the spec's name does and nothing else.
  */
 const server = useTestServer({ MESSENGER_BOT_TOKEN: '', MESSENGER_CHANNEL_ID: '' });
 const api = server.api;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAdmin, buildAgent } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
 
-/** LEGACY_CLIENT_FIELDS=1 (D38): the original's field names beside the spec's. Off, answers are the spec's (every other test file). */
+/** LEGACY_CLIENT_FIELDS=1: the original's field names beside the spec's. Off, answers are the spec's (every other test file). */
 const server = useTestServer({ LEGACY_CLIENT_FIELDS: '1' });
 const api = server.api;
 

@@ -13,7 +13,7 @@ import { startLoopbackResend, type LoopbackResend } from './support/loopback-res
 import { useTestServer } from './support/test-server.js';
 
 /**
- * D38: the original admin panel and storefront work against this service unchanged. Their main
+ * The original admin panel and storefront work against this service unchanged. Their main
  * screens' requests, recorded in tests/fixtures/original-client-exchanges.json, are replayed in
  * order over HTTP as a browser sends them (with its CORS preflight), against a shop deployed for
  * them (LEGACY_CLIENT_FIELDS=1); each must succeed and answer what the screen reads.
@@ -59,7 +59,7 @@ const server = useTestServer(() => ({
 }));
 const api = server.api;
 
-/** The answer fields that carry an image (D38: absolute URLs). */
+/** The answer fields that carry an image, each an absolute URL. */
 const IMAGE_FIELDS = new Set(['images', 'gallery', 'hero', 'profileImage']);
 
 /** What the placeholders of the recording stand for: the shop's values, then what answers gave. */
@@ -171,7 +171,7 @@ async function send(exchange: RecordedExchange): Promise<ApiResponse> {
 
 const loadedImages = new Set<string>();
 
-/** D38: an image in any answer is an absolute URL on API_BASE_URL (local storage here) that loads from anywhere. */
+/** An image in any answer is an absolute URL on API_BASE_URL (local storage here) that loads from anywhere. */
 async function expectLoadableImages(body: unknown): Promise<void> {
   for (const image of imagesIn(body)) {
     expect(typeof image === 'string' && image.startsWith(`${server.baseUrl}/uploads/`), `image ${String(image)}`).toBe(true);
@@ -225,7 +225,7 @@ beforeAll(async () => {
   });
 });
 
-describe('the original clients, replayed as recorded (D38)', () => {
+describe('the original clients, replayed as recorded', () => {
   for (const exchange of exchanges) {
     it(`${exchange.client}, ${exchange.screen}: ${exchange.request.method} ${exchange.request.path}`, async () => {
       const response = await send(exchange);

@@ -55,7 +55,7 @@ async function storedImagesOf(id: string): Promise<string[]> {
 
 const fileNames = (refs: string[]) => refs.map((ref) => path.basename(ref)).sort();
 
-/** A local image as answers show it: absolute on API_BASE_URL, here the test server's URL (D38). */
+/** A local image as answers show it: absolute on API_BASE_URL, here the test server's URL. */
 const answered = (ref: string) => `${server.baseUrl}${ref}`;
 
 async function createWithImages(title: string, files: Buffer[]): Promise<{ id: string; images: string[] }> {
@@ -237,7 +237,7 @@ describe('refused uploads leave no listing and no file', () => {
   });
 });
 
-describe('updating images (D10)', () => {
+describe('updating images: new ones are appended, existingImages keeps and orders the stored ones', () => {
   it('appends new images after the existing ones', async () => {
     const listing = await createWithImages('Append', [png, png]);
     const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: imageForm({}, [photo]) });
@@ -287,7 +287,7 @@ describe('updating images (D10)', () => {
     expect(storedFiles(server.uploadDir)).toEqual(before);
   });
 
-  it('keeps images named in existingImages as stored, as it keeps them named as answered (D38)', async () => {
+  it('keeps images named in existingImages as stored, as it keeps them named as answered', async () => {
     const listing = await createWithImages('Stored names', [png, png, png]);
     const [first, second, third] = (await storedImagesOf(listing.id)) as [string, string, string];
     const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [third, first] } });
@@ -405,7 +405,7 @@ describe('updating images (D10)', () => {
   });
 });
 
-describe('image URLs in answers (D38)', () => {
+describe('image URLs in answers are absolute', () => {
   it("answers an administrator's create, detail, list and edit, the commissions list and the storefront with absolute image URLs", async () => {
     const created = await api.post('/api/listings', { token: admin.token, form: imageForm(listingFields('Admin photos', { agentId: agent.id }), [png, png]) });
     expect(created.status).toBe(201);

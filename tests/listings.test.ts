@@ -519,7 +519,7 @@ describe('PATCH /api/listings/:id', () => {
       expect(events).toContainEqual({ type: 'listing.updated', listingId: listing.id });
     });
 
-    it('validates new attributes against the current category (D9)', async () => {
+    it('validates new attributes against the current category when no categoryId is sent', async () => {
       const listing = await ownListing();
       const accepted = await api.patch(`/api/listings/${listing.id}`, {
         token: agent.token,
@@ -547,7 +547,7 @@ describe('PATCH /api/listings/:id', () => {
     });
   });
 
-  describe('category change (D9)', () => {
+  describe('category change re-validates the attributes against the new category', () => {
     const sizeRules: SchemaRule[] = [
       { field: 'brand', type: 'string', required: true },
       { field: 'size', type: 'select', required: true, options: ['S', 'M', 'L'] },
@@ -579,7 +579,7 @@ describe('PATCH /api/listings/:id', () => {
     });
   });
 
-  describe('selling (D12)', () => {
+  describe('selling takes one from stock atomically, never below zero', () => {
     it('decrements the stock by one and marks the listing SOLD, notifying the agent', async () => {
       const listing = await ownListing({ stockQuantity: 3 });
       const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD' } });
@@ -590,7 +590,7 @@ describe('PATCH /api/listings/:id', () => {
       expect(types).toEqual(['LISTING_SOLD', 'LISTING_UPDATED']);
     });
 
-    it('archives the listing when the last item is sold, and refuses a sale with no stock left (D40), changing nothing', async () => {
+    it('archives the listing when the last item is sold, and refuses a sale with no stock left, changing nothing', async () => {
       const listing = await ownListing({ stockQuantity: 1 });
       const last = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: form({ status: 'SOLD' }) });
       expect(last.body.data).toMatchObject({ status: 'ARCHIVED', stockQuantity: 0 });

@@ -86,7 +86,7 @@ describe('coverage of the api/ functions', () => {
     expect(apiOperations.map(({ method, path: docPath }) => `${method} ${docPath}`).sort()).toEqual([...documented].sort());
   });
 
-  it("documents the original service's paths as deprecated aliases naming the path to use (D38)", () => {
+  it("documents the original service's paths as deprecated aliases naming the path to use", () => {
     const aliases = operations().filter(({ op }) => op.deprecated);
     expect(aliases.map(({ method, path: docPath }) => `${method} ${docPath}`).sort()).toEqual([
       'get /api/public/telegram-bot',
@@ -182,7 +182,7 @@ describe('security requirements', () => {
   });
 });
 
-describe('answers the CDN may keep (D32)', () => {
+describe('answers the CDN may keep', () => {
   it('documents If-None-Match, the 304 and the caching headers on exactly the cacheable public reads', () => {
     const cached = operations().filter(({ op }) => op.responses['304']);
     expect(cached.map(({ method, path: docPath }) => `${method} ${docPath}`).sort()).toEqual([

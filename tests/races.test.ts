@@ -57,7 +57,7 @@ function statusesOf(responses: Array<{ status: number }>): number[] {
 }
 
 describe('selling one listing concurrently', () => {
-  it('takes exactly one item per sale, refuses the sales past the stock (D40), archives at zero, while readers see no negative stock', async () => {
+  it('takes exactly one item per sale, refuses the sales past the stock, archives at zero, while readers see no negative stock', async () => {
     const listing = await buildListing(server.db, { categoryId, agentId: agent.id, stockQuantity: 20 });
     const sales = Array.from({ length: 25 }, () => api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD' } }));
     const reads = Array.from({ length: 10 }, () => api.get(`/api/listings/${listing.id}`, { token: admin.token }));

@@ -19,7 +19,7 @@ async function emailOf(user: TestUser): Promise<string> {
   return row!.email;
 }
 
-describe('PUT /api/auth/me: changing the e-mail needs the current password (D40)', () => {
+describe('PUT /api/auth/me: changing the e-mail needs the current password', () => {
   it.each([
     ['without currentPassword', undefined],
     ['with a wrong currentPassword', 'not-the-password'],

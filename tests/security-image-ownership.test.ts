@@ -31,7 +31,7 @@ function variantsOf(url: string): string[] {
   ];
 }
 
-describe('a directly uploaded image belongs to one listing, whatever URL names it (D40)', () => {
+describe('a directly uploaded image belongs to one listing, whatever URL names it', () => {
   it('stores the canonical URL built from the signed public id and version, and refuses every variant for a second listing, by anyone', async () => {
     const [owner, other] = [await buildAgent(server.db), await buildAgent(server.db)];
     const categoryId = (await buildCategory(server.db)).id;

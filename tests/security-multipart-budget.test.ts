@@ -12,7 +12,7 @@ async function listingCount(): Promise<number> {
   return (await server.db.select({ id: listings.id }).from(listings)).length;
 }
 
-describe('multipart text fields share one budget, like a JSON body (D40)', () => {
+describe('multipart text fields share one budget, like a JSON body', () => {
   it('answers 413 once the text fields pass 1 MB in all, storing nothing', async () => {
     const agent = await buildAgent(server.db);
     const categoryId = (await buildCategory(server.db)).id;

@@ -28,7 +28,7 @@ async function resetCodeFor(user: TestUser, code: string): Promise<void> {
     .where(eq(users.id, user.id));
 }
 
-describe('a password reset ends the sessions issued before it (D40)', () => {
+describe('a password reset ends the sessions issued before it', () => {
   it('refuses a token from before the reset, while a sign-in after it works', async () => {
     const agent = await buildAgent(server.db);
     const stolen = await tokenFor(agent, { iat: now() - 60, exp: now() + 3600 });

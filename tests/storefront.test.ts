@@ -241,7 +241,7 @@ describe('GET /api/public/listings paging', () => {
     expect(ids(response.body)).toEqual(newestFirst.slice(0, 50));
   });
 
-  it('honours limit up to 100, and takes a larger one (the original storefront asks 300) as 100 (D38)', async () => {
+  it('honours limit up to 100, and takes a larger one (the original storefront asks 300) as 100', async () => {
     expect(ids((await api.get('/api/public/listings?category=paged&limit=3')).body)).toEqual(newestFirst.slice(0, 3));
     expect((await api.get('/api/public/listings?category=paged&limit=100')).body.data).toHaveLength(53);
     const capped = await api.get('/api/public/listings?category=paged&limit=300&page=1');
@@ -449,7 +449,7 @@ describe('POST /api/public/listings/:id/inquiry', () => {
       expect(after.updatedAt).toEqual(before.updatedAt);
     });
 
-    it("takes the original storefront's method names as aliases: telegram is messenger, whatsapp is chat (D38)", async () => {
+    it("takes the original storefront's method names as aliases: telegram is messenger, whatsapp is chat", async () => {
       const listing = await buildListing(server.db, { categoryId: category.id });
       for (const method of ['telegram', 'whatsapp']) {
         const response = await api.post(`/api/public/listings/${listing.id}/inquiry`, { json: { method } });

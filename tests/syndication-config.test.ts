@@ -343,7 +343,7 @@ describe('messenger webhook', () => {
     expect(bot.calls).toEqual([]);
   });
 
-  it('answers 401 to a webhook call without the registered secret, or with another (D36)', async () => {
+  it('answers 401 to a webhook call without the registered secret, or with another', async () => {
     await storeConfig();
     await api.post('/api/syndication/messenger/setup-webhook', { token: admin.token });
     const attempts: Array<Record<string, string>> = [{}, { 'x-telegram-bot-api-secret-token': 'not-the-secret' }, { 'x-telegram-bot-api-secret-token': `${bot.webhook.secretToken!}0` }];
