@@ -237,7 +237,7 @@ describe('refused uploads leave no listing and no file', () => {
   });
 });
 
-describe('updating images: new ones are appended, existingImages keeps and orders the stored ones', () => {
+describe('updating images', () => {
   it('appends new images after the existing ones', async () => {
     const listing = await createWithImages('Append', [png, png]);
     const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: imageForm({}, [photo]) });

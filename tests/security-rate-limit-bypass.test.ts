@@ -6,7 +6,7 @@ import { useTestServer } from './support/test-server.js';
 const server = useTestServer({ TRUST_PROXY: '1' });
 const api = server.api;
 
-describe('the client address behind a trusted proxy is the one the outermost trusted proxy saw', () => {
+describe('the client address behind a trusted proxy', () => {
   it('ignores what the client wrote into X-Forwarded-For: 30 wrong logins with varied first entries are limited after 10', async () => {
     const agent = await buildAgent(server.db);
     const statuses = [];

@@ -9,7 +9,7 @@ import { useTestServer } from './support/test-server.js';
 const server = useTestServer();
 const api = server.api;
 
-describe('settings links are http(s) URLs or empty', () => {
+describe('settings links', () => {
   it.each(['socialUrl1', 'socialUrl2', 'shopGoogleMapUrl'])('refuses a %s that is not an http(s) URL, changing nothing', async (key) => {
     const admin = await buildAdmin(server.db);
     for (const value of ['javascript:alert(1)', 'data:text/html,<b>x</b>', 'not a url']) {

@@ -27,7 +27,7 @@ async function upload(ticket: DirectUploadTicket): Promise<UploadResponse> {
   return (await response.json()) as UploadResponse;
 }
 
-describe('upload tickets are limited per user, each makes one image', () => {
+describe('upload tickets', () => {
   it('make one image each: uploading twice with a ticket replaces its image instead of adding one', async () => {
     const agent = await buildAgent(server.db);
     const ticket = (await ticketFor(agent)).body.data;

@@ -227,7 +227,7 @@ describe('the main paths through the build output', () => {
   });
 });
 
-describe('edge caching through the build output: public answers the CDN may keep, with ETag and tags', () => {
+describe('edge caching through the build output', () => {
   const logLines = (text: string) => text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it('answers a public read with the caching headers, tags and 304 of the local server, and a write purges its tags through the platform context', async () => {
