@@ -92,7 +92,7 @@ describe('checks of agent codes per address', () => {
     const misses = await counter(SHOP_WIDE_MISSES);
     const taken = await register(signUpBody(code, agent.email), address);
     expect(taken.status).toBe(409);
-    expect(taken.body).toEqual({ success: false, error: 'A record with that value already exists' });
+    expect(taken.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
     expect(await counter(`agent-code-checks:${address}`)).toBe(1);
     expect(await counter(SHOP_WIDE_MISSES)).toBe(misses);
     expect(await useCountOf(id)).toBe(0);
@@ -144,7 +144,7 @@ describe('Idempotency-Key on sign-ups', () => {
     await server.db.update(rateLimits).set({ resetAt: sql`now() - interval '1 second'` }).where(eq(rateLimits.key, `agent-code-checks:${address}`));
     const retried = await register(bodies[20], address, { 'idempotency-key': 'flood-20' });
     expect(retried.status).toBe(409);
-    expect(retried.body).toEqual({ success: false, error: 'A record with that value already exists' });
+    expect(retried.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
     expect(await keysOf(address)).toHaveLength(21);
   });
