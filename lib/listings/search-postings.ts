@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { getTableColumns } from 'drizzle-orm/utils';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
+import { COUNTED_TERM_POSTINGS, MOST_OTHER_LISTINGS, MOST_POSTED_WORDS } from './read-tuning.js';
 import type { NewestFirstSearch, RowSelection } from './newest-first.js';
 
 /** A word of a storefront search as the postings serve it: as typed, and the known words it stands for (typos allowed). */
@@ -33,26 +34,6 @@ export interface PostedCondition {
   /** LIKE pattern of a search word's run among the listings' other words (search_other_words), when any holds it. */
   otherPattern?: string;
 }
-
-/**
- * The most posted words one search word may stand for: a short run held by many words (`pro` in
- * a shop of thousands of models) is read the way other searches are.
- */
-const MOST_POSTED_WORDS = 64;
-
-/**
- * The most listings that may hold a search word only among their other words (their description):
- * each is read and sorted with the postings. A word found in more descriptions is common, and a
- * walk in price order finds its matches soon anyway.
- */
-const MOST_OTHER_LISTINGS = 1_000;
-
-/**
- * How far an attribute term's postings are counted (an index-only read of at most this many
- * entries): enough to tell whether a price-ordered page's first candidates hold them all. How
- * broad a term is comes from the kept attribute values.
- */
-const COUNTED_TERM_POSTINGS = 2_000;
 
 /** Attribute terms longer than this are not posted (a key must fit an index entry); migration 0019 keeps the same limit. */
 const LONGEST_POSTED_TERM = 200;

@@ -3,22 +3,10 @@ import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { listingAttributeValues, listings } from '../db/schema.js';
 import { countListings } from '../db/kept-totals.js';
+import { COUNTED_LISTINGS, SAMPLED_CANDIDATES, SAMPLED_PAGES } from '../listings/read-tuning.js';
 import { priceOrderedPage, selectPrices } from '../listings/price-ordered.js';
 import { postedConditions } from '../listings/search-postings.js';
 import { categoryNamed, postedSearchOf, publicSearch, type PublicListingFilters } from './queries.js';
-
-/** Matching listings whose values are counted one by one: the counts are exact up to this many. */
-export const COUNTED_LISTINGS = 1_000;
-
-/**
- * About how many candidates (available listings, of the category when one is named) a sample
- * holds when more listings match than are counted one by one: an option on 1 in 100 of them is
- * seen about 30 times.
- */
-export const SAMPLED_CANDIDATES = 3_000;
-
-/** The most table pages a sample reads, however few of their rows are candidates: its cost. */
-const SAMPLED_PAGES = 1_500;
 
 /** Per field, per lower-cased value, how many listings it would leave. */
 export type FieldCounts = Map<string, Map<string, number>>;

@@ -8,14 +8,14 @@ import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { findSuggestions } from '../search/suggestions.js';
 import { correctSearch } from '../search/word-corrections.js';
 import { findFacetCounts } from './facet-counts.js';
+import { findPublicListings } from './list-reads.js';
 import { filterOptionsPresenter } from './filter-options.js';
 import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
+import { SERVED_RESULTS } from './read-plan.js';
 import {
   countInquiry,
   findCategoryFilterValues,
-  findPublicListings,
   publicListingExists,
-  SERVED_RESULTS,
   viewPublicListing,
   type PublicListingFilters,
 } from './queries.js';
@@ -49,7 +49,7 @@ export async function listPublicListings({ query }: Input<{ query: typeof Public
   const db = await getDb();
   const filters = await filtersOf(db, query);
   const order = query.sort ?? (filters.search ? 'relevance' : 'newest');
-  const { rows, total } = await findPublicListings(db, filters, { limit: query.limit, page: query.page }, order);
+  const { rows, total } = await findPublicListings(db, { filters, order, limit: query.limit, page: query.page });
   const rules = await categoryRulesOf(db, rows);
   const items = rows.map((row) => publicListingPresenter({ ...row, categoryRules: rules.get(row.categoryId)! }));
   if (query.page === undefined || total === undefined) return ok(items);
