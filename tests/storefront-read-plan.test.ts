@@ -10,7 +10,7 @@ function searchFor(text: string, matchesNothing = false): TextSearch {
   return { text, words: [{ typed: text, exact: [text], near: [], wholeOnly: false }], matchesNothing };
 }
 
-function request(overrides: Partial<StorefrontReadRequest> & { filters?: Partial<PublicListingFilters> } = {}): StorefrontReadRequest {
+function request(overrides: Partial<Omit<StorefrontReadRequest, 'filters'>> & { filters?: Partial<PublicListingFilters> } = {}): StorefrontReadRequest {
   return { order: 'newest', limit: 24, page: 1, ...overrides, filters: { ...noFilters, ...overrides.filters } };
 }
 

@@ -2,7 +2,7 @@ import { and, arrayContains, eq, gte, lte, ne, or } from 'drizzle-orm/sql/expres
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm/sql/sql';
 import { publicProfileColumns } from '../auth/presenter.js';
 import type { Database, Executor } from '../db/client.js';
-import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
+import { categories, listingAttributeValues, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
 import { countListings } from '../db/kept-totals.js';
 import type { NewestFirstSearch } from '../listings/newest-first.js';
 import type { PostedSearch } from '../listings/search-postings.js';
@@ -238,7 +238,7 @@ export async function findCategoryFilterValues(executor: Executor, nameOrDisplay
     .with(matched)
     .select({
       schemaRules: matched.schemaRules,
-      // The values present come from listing_attribute_values, which triggers keep per category
+      // The values present come from the attribute values triggers keep per category
       // (migration 0008), so no listing is read. A field offers at most FILTER_VALUES_PER_FIELD
       // values, those most listings carry. Written with its own aliases: drizzle leaves columns
       // unqualified in a single-table select.
@@ -249,7 +249,7 @@ export async function findCategoryFilterValues(executor: Executor, nameOrDisplay
           from (
             select offered.field, offered.value,
               row_number() over (partition by offered.field order by offered.listings desc, offered.value) as rank
-            from listing_attribute_values as offered
+            from ${listingAttributeValues} as offered
             where offered."categoryId" = matched.id
               and offered.listings > 0
               and offered.field in (select item ->> 'field' from jsonb_array_elements(matched."schemaRules") as item)
@@ -263,7 +263,7 @@ export async function findCategoryFilterValues(executor: Executor, nameOrDisplay
         select coalesce(jsonb_agg(distinct crowded.field), '[]'::jsonb)
         from (
           select offered.field
-          from listing_attribute_values as offered
+          from ${listingAttributeValues} as offered
           where offered."categoryId" = matched.id and offered.listings > 0
           group by offered.field
           having count(*) > ${FILTER_VALUES_PER_FIELD}
