@@ -428,6 +428,19 @@ async function hostileLoad(): Promise<string[]> {
  * after a warm-up) against the 50 ms budget, and the plans of any that is over it; then hostile
  * searches at once beside a plain read and readiness (hostileLoad()).
  */
+/**
+ * The database's size against the listings table's (rows, TOAST and indexes): what the search
+ * structures kept beside the listings cost in storage (see docs/performance.md).
+ */
+async function sizes(databaseUrl: string): Promise<string> {
+  const row = await withClient(databaseUrl, async (client) =>
+    (await client.query(`select pg_size_pretty(pg_database_size(current_database())) as database,
+      pg_size_pretty(pg_total_relation_size('listings')) as listings,
+      round(pg_database_size(current_database())::numeric / pg_total_relation_size('listings'), 2) as ratio`)).rows[0] as { database: string; listings: string; ratio: string },
+  );
+  return `\nDatabase ${row.database}, of which the listings table with its indexes ${row.listings}: ${row.ratio}x the listings.`;
+}
+
 export async function benchScale(options: ScaleOptions): Promise<void> {
   // Every request reaches the database: an answer kept by the instance (ANSWER_CACHE_MS) would time nothing.
   const env: NodeJS.ProcessEnv = { ...options.env, DATABASE_URL: options.databaseUrl, ANSWER_CACHE_MS: '0' };
@@ -453,6 +466,7 @@ export async function benchScale(options: ScaleOptions): Promise<void> {
   const over = timings.filter((timing) => timing.medianMs > BUDGET_MS);
   console.log(`\n${timings.length - over.length} of ${timings.length} within ${BUDGET_MS} ms; ${failed.length} answered 5xx.`);
   console.log(load.join('\n'));
+  console.log(await sizes(options.databaseUrl));
   if (over.length === 0) return;
   service = await startService({ ...env, LOG_LEVEL: 'debug' });
   try {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LONGEST_POSTED_TERM } from '../lib/listings/search-postings.js';
 import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
@@ -116,5 +117,14 @@ describe('listing statistics kept by triggers', () => {
     expect((await update(id, { title: 'Renamed', description: 'Still the same phone' })).status).toBe(200);
     expect((await api.post(`/api/public/listings/${id}/inquiry`, { json: { method: 'call' } })).status).toBe(200);
     expect(await statistics()).toEqual(before);
+  });
+});
+
+describe('the longest posted attribute term', () => {
+  it('is the same in the posting trigger as in the price-ordered reads', async () => {
+    const longest = 'a'.repeat(LONGEST_POSTED_TERM);
+    const tooLong = 'b'.repeat(LONGEST_POSTED_TERM + 1);
+    const [row] = (await rows(sql`select listing_posted_keys(array[]::text[], array[${longest}, ${tooLong}]::text[]) as keys`)) as Array<{ keys: string[] }>;
+    expect(row!.keys).toEqual([longest]);
   });
 });

@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WALK_WINDOW } from '../lib/listings/newest-first.js';
-import { COUNTED_LISTINGS } from '../lib/storefront/facet-counts.js';
-import { SERVED_RESULTS } from '../lib/storefront/queries.js';
+import { WALK_WINDOW } from '../lib/listings/read-tuning.js';
+import { COUNTED_LISTINGS } from '../lib/listings/read-tuning.js';
+import { SERVED_RESULTS } from '../lib/storefront/read-plan.js';
 import { insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
 import { buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';

@@ -66,10 +66,12 @@ describe('Server-Timing', () => {
       expect(response.status).toBe(200);
       return serverTimingOf(response).plan;
     };
-    expect(await planOf('')).toBe('newest-near-page');
-    expect(await planOf('?brand=apple&page=1')).toBe('newest-first');
+    expect(await planOf('')).toBe('near-page');
+    expect(await planOf('?brand=apple&page=1')).toBe('newest-walk');
     expect(await planOf('?q=galaxy')).toBe('relevant-first');
-    expect(await planOf('?sort=price_desc')).toBe('price-ordered');
+    expect(await planOf('?sort=price_desc')).toBe('price-index');
+    expect(await planOf('?brand=apple&sort=price_desc')).toBe('price-sources');
+    expect(await planOf('?page=100000')).toBe('past-served');
   });
 
   it('names the counting a facet read took', async () => {

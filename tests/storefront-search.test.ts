@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaRule } from '../lib/db/schema.js';
-import { RANKED_MATCHES } from '../lib/listings/relevant-first.js';
+import { RANKED_MATCHES } from '../lib/listings/read-tuning.js';
 import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
 import { useTestServer } from './support/test-server.js';
 

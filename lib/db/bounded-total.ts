@@ -1,5 +1,6 @@
 import { sql, type SQLWrapper } from 'drizzle-orm/sql/sql';
 import type { Executor } from './client.js';
+import { queryRows } from './query-rows.js';
 
 /** How many rows matched, and whether that is the exact number or an estimate (a broad search is not counted row by row). */
 export interface MatchedTotal {
@@ -19,10 +20,7 @@ interface PlanNode {
 
 /** The planner's estimate of the rows of `statement`, from its statistics, without running it. */
 export async function estimatedRows(executor: Executor, statement: SQLWrapper): Promise<number> {
-  // Every driver (node-postgres, Neon, PGlite) answers raw statements with `{ rows }`, JSON parsed.
-  const { rows } = (await executor.execute(sql`explain (format json) ${statement}`)) as unknown as {
-    rows: Array<{ 'QUERY PLAN': PlanNode[] | string }>;
-  };
+  const rows = await queryRows<{ 'QUERY PLAN': PlanNode[] | string }>(executor, sql`explain (format json) ${statement}`);
   const plan = rows[0]!['QUERY PLAN'];
   const [node] = typeof plan === 'string' ? (JSON.parse(plan) as PlanNode[]) : plan;
   return Math.round(node!.Plan['Plan Rows']);
@@ -34,9 +32,10 @@ export async function estimatedRows(executor: Executor, statement: SQLWrapper): 
  * (never below the limit), flagged as not exact.
  */
 export async function boundedTotal(executor: Executor, matching: SQLWrapper): Promise<MatchedTotal> {
-  const { rows } = (await executor.execute(
+  const rows = await queryRows<{ total: number }>(
+    executor,
     sql`select count(*)::int as total from (${matching} limit ${sql.raw(String(EXACT_TOTAL_LIMIT + 1))}) as matching`,
-  )) as unknown as { rows: Array<{ total: number }> };
+  );
   const total = Number(rows[0]?.total ?? 0);
   if (total <= EXACT_TOTAL_LIMIT) return { total, exact: true };
   return { total: Math.max(await estimatedRows(executor, matching), EXACT_TOTAL_LIMIT + 1), exact: false };

@@ -18,7 +18,7 @@ export function timeRequest<T>(work: (timing: RequestTiming) => Promise<T>): Pro
 }
 
 /**
- * Names the read path the current request took (`newest-near-page`, `kept-counts`, ...), shown as
+ * Names the read path the current request took (`near-page`, `kept-counts`, ...), shown as
  * `plan;desc="<name>"` in its `Server-Timing`. A read that takes several paths (side by side)
  * names each; the header lists them once each, sorted, joined with `+`. Outside a request it does nothing.
  */

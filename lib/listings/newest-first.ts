@@ -5,21 +5,7 @@ import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
-
-/**
- * The newest listings a filtered page reads first, in index order. Dense matches (a common word,
- * a popular brand) fill a page within them, and their share of these listings is a fair estimate
- * of the total. From how many matches they hold, the page decides where to look next.
- */
-export const PROBE_WINDOW = 2_000;
-
-/**
- * The most listings a filtered page reads in index order, when the probe's matches say the page
- * lies within them. Past it the matches are sparse (or the filters anti-correlated, like a word no
- * listing of the chosen brand contains), where walking on would read the whole table: they are
- * found through the filters' own indexes instead.
- */
-export const WALK_WINDOW = 10_000;
+import { DEFERRED_FROM, PROBE_PER_WANTED, PROBE_WINDOW, WALK_GROWTH, WALK_PER_WANTED, WALK_ROOM, WALK_WINDOW } from './read-tuning.js';
 
 /** A list of listings, newest first, split by what serves each condition. */
 export interface NewestFirstSearch {
@@ -59,12 +45,6 @@ export type ListingOrder = SQL[];
 
 export const newestFirst: ListingOrder = [desc(listings.createdAt), desc(listings.id)];
 
-/**
- * From this offset on, a page's ids are read from the index alone before its rows are: skipping
- * that many rows through the table would read each of them. Nearer pages read their rows directly.
- */
-export const DEFERRED_FROM = 500;
-
 function pageIds(executor: Executor, indexed: SQL | undefined, offset: number, limit: number) {
   return executor.select({ id: listings.id }).from(listings).where(indexed).orderBy(...newestFirst).limit(limit).offset(offset);
 }
@@ -76,6 +56,16 @@ export function pageOf<Row>(rows: Array<Row & { matched: number | null }>): Row[
 
 /** Selects listing ids only: for readers that need the matches, or their count, before the rows. */
 export const selectIds: RowSelection<{ id: string }> = (source, matched) => source.select({ id: listings.id, matched }).from(listings).$dynamic();
+
+/**
+ * How many listings a newest-first list of the search holds, as its first page gives it: the kept
+ * total without row conditions (no row read), otherwise the walks' count or estimate.
+ */
+export async function newestFirstTotal(executor: Executor, search: NewestFirstSearch): Promise<MatchedTotal> {
+  if (search.checked === undefined) return { total: await search.indexedCount(), exact: true };
+  const { total } = await newestFirstPage(executor, { ...search, offset: 0, limit: 1, counted: true }, selectIds);
+  return total!;
+}
 
 /**
  * The page among the first `window` candidates in `order`, matching rows in order; each carries
@@ -141,8 +131,8 @@ export async function newestFirstPage<Row>(
   }
 
   const wanted = offset + limit;
-  const walkWindow = Math.max(WALK_WINDOW, 4 * wanted);
-  let window = Math.max(PROBE_WINDOW, 2 * wanted);
+  const walkWindow = Math.max(WALK_WINDOW, WALK_PER_WANTED * wanted);
+  let window = Math.max(PROBE_WINDOW, PROBE_PER_WANTED * wanted);
   const [probed, candidates] = await Promise.all([walkInOrder(executor, search, selectRows, window, newestFirst), search.indexedCount()]);
   let walked = probed;
   for (;;) {
@@ -151,9 +141,9 @@ export async function newestFirstPage<Row>(
     // Matches in the window: counted over it, or (when the walk stopped short of the page) the ones it passed and gave.
     const matched = walked[0]?.matched ?? offset + walked.length;
     // The window that would hold the page at this density, with room for chance.
-    const needed = matched === 0 ? Infinity : Math.ceil((1.5 * wanted * window) / matched);
+    const needed = matched === 0 ? Infinity : Math.ceil((WALK_ROOM * wanted * window) / matched);
     if (window >= walkWindow || needed > walkWindow) break;
-    window = Math.min(walkWindow, Math.max(needed, Math.ceil(2.5 * window)));
+    window = Math.min(walkWindow, Math.max(needed, Math.ceil(WALK_GROWTH * window)));
     walked = await walkInOrder(executor, search, selectRows, window, newestFirst);
   }
   return throughFilterIndexes(executor, search, selectRows, newestFirst);

@@ -6,41 +6,18 @@ import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
 import {
   newestFirst,
-  newestFirstPage,
-  PROBE_WINDOW,
+  newestFirstTotal,
   pageOf,
-  selectIds,
   throughFilterIndexes,
   walkInOrder,
   type ListingOrder,
   type NewestFirstSearch,
   type RowSelection,
 } from './newest-first.js';
+import { BOUND_MARGIN, PRICE_PROBE, PRICE_WALK_WINDOW, PROBE_PER_WANTED, PROBE_WINDOW, TRIED_SOURCES, WALK_PER_WANTED } from './read-tuning.js';
 import { walkPostings, type PostedCondition } from './search-postings.js';
 
 export type PriceDirection = 'asc' | 'desc';
-
-/**
- * The most candidates in price order a filtered page reads and checks from one source: the
- * listings of one of the search's words or attribute filters, from its postings
- * (search-postings.ts), or the listings its status and category give, from their price index.
- * Matches that are common among them fill a page within them. Matches that cluster elsewhere in
- * the price order (phones, when laptops are the dearest listings), and those the other filters
- * reject nearly always (a word and a brand it never meets), are found through their filters' own
- * indexes instead: those beyond a price bound first (see priceBound()), every match sorted when
- * that bound keeps too few.
- */
-const PRICE_WALK_WINDOW = 2_000;
-
-/**
- * The first candidates of a source read before the rest of PRICE_WALK_WINDOW: when none of them
- * matches, the other filters reject nearly all of its listings, and the next source is tried; when
- * none of the tried sources' do, the matches are few.
- */
-const PRICE_PROBE = 500;
-
-/** How many sources a page tries, fewest candidates first, before the filters' own indexes. */
-const TRIED_SOURCES = 2;
 
 /** Candidates in price order a page can be read from. */
 interface CandidateSource<Row> {
@@ -54,12 +31,6 @@ interface CandidateSource<Row> {
 
 /** Selects listing prices only: for a price bound, or a price range. */
 export const selectPrices: RowSelection<{ price: number }> = (source, matched) => source.select({ price: listings.price, matched }).from(listings).$dynamic();
-
-/**
- * How many times the matches a page needs a price bound should keep, by the probe's estimate: room
- * for chance, since a bound that keeps too few is tried in vain.
- */
-const BOUND_MARGIN = 3;
 
 /**
  * A price that about BOUND_MARGIN times the matches the page needs reach (at least that dear, or
@@ -89,8 +60,8 @@ async function pageByPrice<Row>(
   if (search.checked === undefined) {
     return pageOf(await selectRows(executor, sql`null`).where(search.indexed).orderBy(...order).limit(search.limit).offset(search.offset));
   }
-  const window = Math.max(PRICE_WALK_WINDOW, 4 * (search.offset + search.limit));
-  const probe = Math.max(PRICE_PROBE, 2 * (search.offset + search.limit));
+  const window = Math.max(PRICE_WALK_WINDOW, WALK_PER_WANTED * (search.offset + search.limit));
+  const probe = Math.max(PRICE_PROBE, PROBE_PER_WANTED * (search.offset + search.limit));
   const indexedCandidates = await search.indexedCount();
   const sources: Array<CandidateSource<Row>> = [
     ...conditions.map((condition) => ({
@@ -139,7 +110,7 @@ export async function priceOrderedPage<Row>(
   const order = [direction === 'asc' ? asc(listings.price) : desc(listings.price), ...newestFirst];
   const [rows, counted] = await Promise.all([
     pageByPrice(executor, { ...search, counted: false }, direction, order, selectRows, conditions),
-    search.counted ? newestFirstPage(executor, { ...search, offset: 0, limit: 1 }, selectIds) : undefined,
+    search.counted ? newestFirstTotal(executor, search) : undefined,
   ]);
-  return { rows, total: counted?.total };
+  return { rows, total: counted };
 }

@@ -3,14 +3,8 @@ import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
+import { RANKED_MATCHES } from './read-tuning.js';
 import { newestFirstPage, pageOf, selectIds, type NewestFirstSearch, type RowSelection } from './newest-first.js';
-
-/**
- * The newest matches a relevance order ranks. Ranking every match of a broad word (a brand, among
- * a million listings) would read and sort all of them for each page; past these, matches follow
- * newest first, which is what a shopper scrolling that far sees anyway.
- */
-export const RANKED_MATCHES = 200;
 
 /** What a listing is ranked by, each best when highest, as SQL over `listings`. */
 export interface RelevanceKeys {

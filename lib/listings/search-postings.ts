@@ -2,7 +2,9 @@ import { and, eq } from 'drizzle-orm/sql/expressions/conditions';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { getTableColumns } from 'drizzle-orm/utils';
 import type { Executor } from '../db/client.js';
-import { listings } from '../db/schema.js';
+import { queryRows } from '../db/query-rows.js';
+import { listingAttributeValues, listings, searchOtherWords, searchPostings, searchTerms } from '../db/schema.js';
+import { COUNTED_TERM_POSTINGS, MOST_OTHER_LISTINGS, MOST_POSTED_WORDS } from './read-tuning.js';
 import type { NewestFirstSearch, RowSelection } from './newest-first.js';
 
 /** A word of a storefront search as the postings serve it: as typed, and the known words it stands for (typos allowed). */
@@ -35,27 +37,12 @@ export interface PostedCondition {
 }
 
 /**
- * The most posted words one search word may stand for: a short run held by many words (`pro` in
- * a shop of thousands of models) is read the way other searches are.
+ * Attribute terms longer than this are not posted (a key must fit an index entry). The posting
+ * trigger of migration 0019 holds the same number as a literal: a landed migration never changes,
+ * and reading it back from the database would cost every price-ordered search a statement, so a
+ * test compares the two instead.
  */
-const MOST_POSTED_WORDS = 64;
-
-/**
- * The most listings that may hold a search word only among their other words (their description):
- * each is read and sorted with the postings. A word found in more descriptions is common, and a
- * walk in price order finds its matches soon anyway.
- */
-const MOST_OTHER_LISTINGS = 1_000;
-
-/**
- * How far an attribute term's postings are counted (an index-only read of at most this many
- * entries): enough to tell whether a price-ordered page's first candidates hold them all. How
- * broad a term is comes from the kept attribute values.
- */
-const COUNTED_TERM_POSTINGS = 2_000;
-
-/** Attribute terms longer than this are not posted (a key must fit an index entry); migration 0019 keeps the same limit. */
-const LONGEST_POSTED_TERM = 200;
+export const LONGEST_POSTED_TERM = 200;
 
 /** Trigrams need three letters: a shorter run cannot be looked up among the words by index. */
 const SHORTEST_RUN = 3;
@@ -68,7 +55,9 @@ const SHORTEST_RUN = 3;
 async function postedWordsHolding(executor: Executor, words: PostedWord[]) {
   if (words.length === 0) return [];
   const asked = JSON.stringify(words.map((word) => ({ typed: word.typed, known: word.known })));
-  const { rows } = (await executor.execute(sql`
+  const rows = await queryRows<{ run: string; words: string[]; postings: number; held: number }>(
+    executor,
+    sql`
     select run.r as run, counted.words, counted.postings, counted.held
     from jsonb_to_recordset(${asked}::jsonb) as asked(typed text, known text[])
     cross join lateral (
@@ -78,14 +67,13 @@ async function postedWordsHolding(executor: Executor, words: PostedWord[]) {
     cross join lateral (
       select coalesce(array_agg(held.term), '{}') as words, coalesce(sum(held.listings), 0)::int as postings, count(*)::int as held
       from (
-        select term, listings from search_terms
-        where kind = 'word' and (term like '%' || run.r || '%' or term = any (asked.known))
+        select ${searchTerms.term} as term, ${searchTerms.listings} as listings from ${searchTerms}
+        where ${searchTerms.kind} = 'word' and (${searchTerms.term} like '%' || run.r || '%' or ${searchTerms.term} = any (asked.known))
         limit ${MOST_POSTED_WORDS + 1}
       ) as held
     ) as counted
-    where char_length(run.r) >= ${SHORTEST_RUN}`)) as unknown as {
-    rows: Array<{ run: string; words: string[]; postings: number; held: number }>;
-  };
+    where char_length(run.r) >= ${SHORTEST_RUN}`,
+  );
   return rows.filter((row) => row.held <= MOST_POSTED_WORDS);
 }
 
@@ -98,25 +86,24 @@ async function postedWordsHolding(executor: Executor, words: PostedWord[]) {
  */
 async function countsOf(executor: Executor, patterns: string[], terms: string[], wholeWords: string[][]) {
   const others = patterns.map(
-    (pattern) => sql`(select count(*)::int from (select 1 from search_other_words where words like ${pattern} limit ${MOST_OTHER_LISTINGS + 1}) as other)`,
+    (pattern) => sql`(select count(*)::int from (select 1 from ${searchOtherWords} where ${searchOtherWords.words} like ${pattern} limit ${MOST_OTHER_LISTINGS + 1}) as other)`,
   );
   const postings = terms.map(
-    (term) => sql`(select count(*)::int from (select 1 from search_postings where key = ${term} limit ${COUNTED_TERM_POSTINGS + 1}) as posted)`,
+    (term) => sql`(select count(*)::int from (select 1 from ${searchPostings} where ${searchPostings.key} = ${term} limit ${COUNTED_TERM_POSTINGS + 1}) as posted)`,
   );
   const kept = terms.map((term) => {
     // An attribute name never holds `=`, so the first one ends it.
     const split = term.indexOf('=');
-    return sql`(select coalesce(sum(listings), 0)::int from listing_attribute_values
-      where lower(field) = ${term.slice(0, split)} and lower(value) = ${term.slice(split + 1)})`;
+    return sql`(select coalesce(sum(${listingAttributeValues.listings}), 0)::int from ${listingAttributeValues}
+      where lower(${listingAttributeValues.field}) = ${term.slice(0, split)} and lower(${listingAttributeValues.value}) = ${term.slice(split + 1)})`;
   });
   // Each available listing holding a word is counted once among search_terms' words (migration 0017).
   const holding = wholeWords.map(
-    (words) => sql`(select coalesce(sum(listings), 0)::int from search_terms where kind = 'word' and term = any (${sql.param(words)}::text[]))`,
+    (words) => sql`(select coalesce(sum(${searchTerms.listings}), 0)::int from ${searchTerms}
+      where ${searchTerms.kind} = 'word' and ${searchTerms.term} = any (${sql.param(words)}::text[]))`,
   );
   if (patterns.length + terms.length + wholeWords.length === 0) return { others: [], postings: [], kept: [], holding: [] };
-  const { rows } = (await executor.execute(sql`select array[${sql.join([...others, ...postings, ...kept, ...holding], sql`, `)}] as counts`)) as unknown as {
-    rows: Array<{ counts: number[] }>;
-  };
+  const rows = await queryRows<{ counts: number[] }>(executor, sql`select array[${sql.join([...others, ...postings, ...kept, ...holding], sql`, `)}] as counts`);
   const counts = rows[0]!.counts;
   return {
     others: counts.slice(0, patterns.length),
@@ -168,11 +155,13 @@ export async function postedConditions(executor: Executor, search: PostedSearch)
 function candidatesInPriceOrder(condition: PostedCondition, direction: 'asc' | 'desc', window: number): SQL {
   const order = direction === 'asc' ? sql`price asc, "createdAt" desc, "listingId" desc` : sql`price desc, "createdAt" desc, "listingId" desc`;
   const branches = condition.keys.map(
-    (key) => sql`(select "listingId", price, "createdAt" from search_postings where key = ${key} order by ${order} limit ${window})`,
+    (key) =>
+      sql`(select ${searchPostings.listingId} as "listingId", ${searchPostings.price} as price, ${searchPostings.createdAt} as "createdAt"
+        from ${searchPostings} where ${searchPostings.key} = ${key} order by ${order} limit ${window})`,
   );
   if (condition.otherPattern !== undefined) {
-    branches.push(sql`(select listing.id, listing.price, listing."createdAt" from listings as listing
-      where listing.status = 'AVAILABLE' and listing.id in (select "listingId" from search_other_words where words like ${condition.otherPattern}))`);
+    branches.push(sql`(select ${listings.id}, ${listings.price}, ${listings.createdAt} from ${listings}
+      where ${listings.status} = 'AVAILABLE' and ${listings.id} in (select ${searchOtherWords.listingId} from ${searchOtherWords} where ${searchOtherWords.words} like ${condition.otherPattern}))`);
   }
   return sql`(select "listingId", price, "createdAt" from (${sql.join(branches, sql` union `)}) as candidate order by ${order} limit ${window})`;
 }

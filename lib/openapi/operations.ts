@@ -1,5 +1,5 @@
-import { COUNTED_LISTINGS, SAMPLED_CANDIDATES } from '../storefront/facet-counts.js';
-import { SERVED_RESULTS } from '../storefront/queries.js';
+import { COUNTED_LISTINGS, SAMPLED_CANDIDATES } from '../listings/read-tuning.js';
+import { SERVED_RESULTS } from '../storefront/read-plan.js';
 
 /** What the route table cannot say about an operation: its summary, success shape and particular errors. */
 export interface OperationNotes {

@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
+import { queryRows } from '../db/query-rows.js';
+import { categories, listingTotals, searchTerms } from '../db/schema.js';
 import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, queryWords } from './query-words.js';
 
 export type SuggestionKind = 'title' | 'brand' | 'model' | 'category';
@@ -31,9 +33,10 @@ function prefixDistance(prefix: string, word: string): number {
 async function completedWords(executor: Executor, typed: string): Promise<string[]> {
   const folded = foldWord(typed);
   if (allowedTypos(folded) === 0) return [typed];
-  const { rows } = (await executor.execute(
-    sql`select term from search_terms where kind = 'word' order by term <-> ${folded} limit ${NEAREST_WORDS}`,
-  )) as unknown as { rows: Array<{ term: string }> };
+  const rows = await queryRows<{ term: string }>(
+    executor,
+    sql`select ${searchTerms.term} as term from ${searchTerms} where ${searchTerms.kind} = 'word' order by ${searchTerms.term} <-> ${folded} limit ${NEAREST_WORDS}`,
+  );
   const near = rows.map((row) => row.term).filter((term) => prefixDistance(folded, foldWord(term)) <= allowedTypos(folded));
   return [...new Set([typed, ...near])];
 }
@@ -77,18 +80,21 @@ export async function findSuggestions(executor: Executor, text: string): Promise
   const starts = await completedWords(executor, last);
   const containsEarlier = (column: SQL) => sql.join([sql`true`, ...earlier.map((word) => holdsEarlier(column, word))], sql` and `);
   const asTyped = (column: SQL) => hasWordStarting(column, [last]);
-  const { rows } = (await executor.execute(sql`
+  const rows = await queryRows<{ kind: SuggestionKind; text: string; count: number | string }>(
+    executor,
+    sql`
     select kind, text, listings as count from (
       select known.kind, known.text, known.listings, ${asTyped(sql`known.term`)} as typed
-      from search_terms as known
+      from ${searchTerms} as known
       where known.kind <> 'word' and (${hasWordStarting(sql`known.term`, starts)}) and ${containsEarlier(sql`known.term`)}
       union all
       select 'category', category."displayName", totals.listings, ${asTyped(sql`lower(category."displayName")`)}
-      from categories as category
-      join listing_totals as totals on totals."categoryId" = category.id and totals.status = 'AVAILABLE' and totals.listings > 0
+      from ${categories} as category
+      join ${listingTotals} as totals on totals."categoryId" = category.id and totals.status = 'AVAILABLE' and totals.listings > 0
       where (${hasWordStarting(sql`lower(category."displayName")`, starts)}) and ${containsEarlier(sql`lower(category."displayName")`)}
     ) as found
     order by typed desc, listings desc, kind, text
-    limit ${SUGGESTIONS}`)) as unknown as { rows: Array<{ kind: SuggestionKind; text: string; count: number | string }> };
+    limit ${SUGGESTIONS}`,
+  );
   return rows.map((row) => ({ text: row.text, kind: row.kind, count: Number(row.count) }));
 }

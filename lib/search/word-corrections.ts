@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
+import { queryRows } from '../db/query-rows.js';
+import { searchTerms } from '../db/schema.js';
 import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, queryWords } from './query-words.js';
 
 /** One word of a storefront search, with the known words it stands for. */
@@ -37,18 +39,27 @@ export async function correctSearch(executor: Executor, text: string): Promise<T
   const typed = queryWords(text);
   const lookedUp = [...new Set(typed.filter((word) => !matchesWholeWordsOnly(word)).map(foldWord))];
   const wholeOnly = typed.filter(matchesWholeWordsOnly);
-  const [{ rows }, held] = (await Promise.all([
+  const [rows, held] = await Promise.all([
     lookedUp.length === 0
-      ? { rows: [] }
-      : executor.execute(sql`
+      ? []
+      : queryRows<{ word: string; term: string }>(
+          executor,
+          sql`
           select asked.word, known.term
           from unnest(${sql.param(lookedUp)}::text[]) as asked(word)
           cross join lateral (
-            select term from search_terms where kind = 'word' order by term <-> asked.word limit ${NEAREST_WORDS}
-          ) as known`),
-    wholeOnly.length === 0 ? { rows: [] } : executor.execute(sql`select term from search_terms where kind = 'word' and term = any (${sql.param(wholeOnly)}::text[])`),
-  ])) as unknown as [{ rows: Array<{ word: string; term: string }> }, { rows: Array<{ term: string }> }];
-  const known = new Set(held.rows.map((row) => row.term));
+            select ${searchTerms.term} as term from ${searchTerms}
+            where ${searchTerms.kind} = 'word' order by ${searchTerms.term} <-> asked.word limit ${NEAREST_WORDS}
+          ) as known`,
+        ),
+    wholeOnly.length === 0
+      ? []
+      : queryRows<{ term: string }>(
+          executor,
+          sql`select ${searchTerms.term} as term from ${searchTerms} where ${searchTerms.kind} = 'word' and ${searchTerms.term} = any (${sql.param(wholeOnly)}::text[])`,
+        ),
+  ]);
+  const known = new Set(held.map((row) => row.term));
   const words = typed.map((word): CorrectedWord => {
     if (matchesWholeWordsOnly(word)) return { typed: word, exact: [word], near: [], wholeOnly: true };
     const folded = foldWord(word);

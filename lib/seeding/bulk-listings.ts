@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm/sql/sql';
 import { DEFAULT_CATEGORIES } from '../categories/default-categories.js';
 import { seedDefaultCategories } from '../categories/seed.js';
 import type { Database } from '../db/client.js';
+import { queryRows } from '../db/query-rows.js';
 import { categories, listings, users, type ListingAttributes, type ListingStatus, type SchemaRule } from '../db/schema.js';
 
 /** A small deterministic generator, so a seed of the same size always makes the same store. */
@@ -191,10 +192,10 @@ const INSERT_TRIGGERS = ['listing_statistics_on_insert_or_delete', 'listing_sear
  * statistics and postings are restored also when the load fails.
  */
 export async function withDerivedDataDeferred<T>(db: Database, load: () => Promise<T>): Promise<T> {
-  // Every driver (node-postgres, Neon, PGlite) answers raw statements with `{ rows }`.
-  const { rows: indexes } = (await db.execute(
+  const indexes = await queryRows<{ indexname: string; indexdef: string }>(
+    db,
     sql`select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename = 'listings' and indexdef like '% USING gin %'`,
-  )) as unknown as { rows: Array<{ indexname: string; indexdef: string }> };
+  );
   for (const index of indexes) await db.execute(sql.raw(`drop index if exists "${index.indexname}"`));
   for (const trigger of INSERT_TRIGGERS) await db.execute(sql.raw(`alter table listings disable trigger ${trigger}`));
   try {

@@ -1,25 +1,14 @@
 import { and, eq, inArray } from 'drizzle-orm/sql/expressions/conditions';
 import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
+import { queryRows } from '../db/query-rows.js';
 import { listingAttributeValues, listings } from '../db/schema.js';
 import { countListings } from '../db/kept-totals.js';
+import { COUNTED_LISTINGS, SAMPLED_CANDIDATES, SAMPLED_PAGES } from '../listings/read-tuning.js';
 import { priceOrderedPage, selectPrices } from '../listings/price-ordered.js';
 import { postedConditions } from '../listings/search-postings.js';
 import { categoryNamed, postedSearchOf, publicSearch, type PublicListingFilters } from './queries.js';
 import { nameReadPlan } from '../http/request-timing.js';
-
-/** Matching listings whose values are counted one by one: the counts are exact up to this many. */
-export const COUNTED_LISTINGS = 1_000;
-
-/**
- * About how many candidates (available listings, of the category when one is named) a sample
- * holds when more listings match than are counted one by one: an option on 1 in 100 of them is
- * seen about 30 times.
- */
-export const SAMPLED_CANDIDATES = 3_000;
-
-/** The most table pages a sample reads, however few of their rows are candidates: its cost. */
-const SAMPLED_PAGES = 1_500;
 
 /** Per field, per lower-cased value, how many listings it would leave. */
 export type FieldCounts = Map<string, Map<string, number>>;
@@ -74,7 +63,9 @@ function countsOf(rows: ValueRow[], scale = 1): FieldCounts {
 
 /** The values of `fields` the matches carry, counted one by one; undefined when more than COUNTED_LISTINGS match. */
 async function countedValues(executor: Executor, search: StorefrontSearch, fields: string[]): Promise<CountedValues | undefined> {
-  const { rows } = (await executor.execute(sql`
+  const rows = await queryRows<ValueRow>(
+    executor,
+    sql`
     with matching as (
       select ${listings} as listing from ${listings}
       where ${and(search.indexed, search.checked)} limit ${COUNTED_LISTINGS + 1}
@@ -84,7 +75,8 @@ async function countedValues(executor: Executor, search: StorefrontSearch, field
     select offered.field, lower(offered.value), count(*)::int
     from matching, listing_filter_values(matching.listing) as offered
     where offered.field = any(${sql.param(fields)}::text[])
-    group by 1, 2`)) as unknown as { rows: ValueRow[] };
+    group by 1, 2`,
+  );
   const matched = Number(rows.find((row) => row.field === null)?.listings ?? 0);
   if (matched > COUNTED_LISTINGS) return undefined;
   return { counts: countsOf(rows), total: matched, exact: true };
@@ -98,7 +90,9 @@ async function countedValues(executor: Executor, search: StorefrontSearch, field
  */
 async function sampledValues(executor: Executor, search: StorefrontSearch, fields: string[], candidates: number): Promise<CountedValues> {
   const percent = Math.min(100, (100 * SAMPLED_CANDIDATES) / Math.max(candidates, 1));
-  const { rows } = (await executor.execute(sql`
+  const rows = await queryRows<ValueRow & { candidates: number | null }>(
+    executor,
+    sql`
     with sampled as (
       select ${listings} as listing, coalesce(${search.checked ?? sql`true`}, false) as matched
       from ${listings} tablesample system (least(${percent}::float8,
@@ -110,7 +104,8 @@ async function sampledValues(executor: Executor, search: StorefrontSearch, field
     select offered.field, lower(offered.value), count(*)::int, null
     from sampled, listing_filter_values(sampled.listing) as offered
     where sampled.matched and offered.field = any(${sql.param(fields)}::text[])
-    group by 1, 2`)) as unknown as { rows: Array<ValueRow & { candidates: number | null }> };
+    group by 1, 2`,
+  );
   const read = rows.find((row) => row.field === null);
   const sampledCandidates = Number(read?.candidates ?? 0);
   const scale = sampledCandidates === 0 ? 0 : candidates / sampledCandidates;

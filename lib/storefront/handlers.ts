@@ -1,6 +1,7 @@
 import { categoryRulesOf } from '../categories/rules-cache.js';
 import { getDb, type Executor } from '../db/client.js';
 import { notFoundError } from '../http/api-error.js';
+import { nameReadPlan } from '../http/request-timing.js';
 import { findPhotoRecords } from '../media/photo-records.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
@@ -9,14 +10,14 @@ import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { findSuggestions } from '../search/suggestions.js';
 import { correctSearch } from '../search/word-corrections.js';
 import { findFacetCounts } from './facet-counts.js';
+import { findPublicListings } from './list-reads.js';
 import { filterOptionsPresenter } from './filter-options.js';
 import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
+import { SERVED_RESULTS } from './read-plan.js';
 import {
   countInquiry,
   findCategoryFilterValues,
-  findPublicListings,
   publicListingExists,
-  SERVED_RESULTS,
   viewPublicListing,
   type PublicListingFilters,
 } from './queries.js';
@@ -50,7 +51,8 @@ export async function listPublicListings({ query }: Input<{ query: typeof Public
   const db = await getDb();
   const filters = await filtersOf(db, query);
   const order = query.sort ?? (filters.search ? 'relevance' : 'newest');
-  const { rows, total } = await findPublicListings(db, filters, { limit: query.limit, page: query.page }, order);
+  const { rows, total, plan } = await findPublicListings(db, { filters, order, limit: query.limit, page: query.page });
+  nameReadPlan(plan);
   const [rules, photos] = await Promise.all([categoryRulesOf(db, rows), findPhotoRecords(db, rows.flatMap((row) => row.images))]);
   const items = rows.map((row) => publicListingPresenter({ ...row, categoryRules: rules.get(row.categoryId)! }, photos));
   if (query.page === undefined || total === undefined) return ok(items);

@@ -1,19 +1,13 @@
 import { and, arrayContains, eq, gte, lte, ne, or } from 'drizzle-orm/sql/expressions/conditions';
-import { desc } from 'drizzle-orm/sql/expressions/select';
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm/sql/sql';
 import { publicProfileColumns } from '../auth/presenter.js';
-import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Database, Executor } from '../db/client.js';
-import { categories, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
+import { categories, listingAttributeValues, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
 import { countListings } from '../db/kept-totals.js';
-import { DEFERRED_FROM, newestFirstPage, selectIds, type NewestFirstSearch } from '../listings/newest-first.js';
-import { priceOrderedPage } from '../listings/price-ordered.js';
-import { postedConditions, type PostedSearch } from '../listings/search-postings.js';
-import { relevantFirstPage } from '../listings/relevant-first.js';
+import type { NewestFirstSearch } from '../listings/newest-first.js';
+import type { PostedSearch } from '../listings/search-postings.js';
 import type { TextSearch } from '../search/word-corrections.js';
-import { relevanceOf, searchMatches } from '../search/word-matches.js';
-import type { PublicListingOrder } from './schema.js';
-import { nameReadPlan } from '../http/request-timing.js';
+import { searchMatches } from '../search/word-matches.js';
 
 export interface PublicListingFilters {
   /** A category's display name or code, matched case-insensitively. */
@@ -26,12 +20,6 @@ export interface PublicListingFilters {
   attributes: Array<[name: string, value: string]>;
   /** Lowercased amenities that must all be present. */
   amenities: string[];
-}
-
-export interface PublicListingsPage {
-  limit: number;
-  /** When given, the total count is computed as well. */
-  page?: number;
 }
 
 /** The listing's own columns the storefront shows. */
@@ -108,35 +96,12 @@ function checkedConditions(filters: PublicListingFilters): SQL | undefined {
 }
 
 /** The storefront page's columns, from `listings` and its category, for the page readers. */
-function publicPageRows(source: Pick<Executor, 'select'>, matched: SQL<number | null>) {
+export function publicPageRows(source: Pick<Executor, 'select'>, matched: SQL<number | null>) {
   return source
     .select({ ...shownListingColumns, categoryDisplayName: categories.displayName, categoryVersion: categories.updatedAt, matched })
     .from(listings)
     .innerJoin(categories, eq(categories.id, listings.categoryId))
     .$dynamic();
-}
-
-/**
- * The storefront's busiest statement, a near page of every available listing or of one category,
- * newest first, built and planned once per database and shape (with or without a category).
- */
-function prepareNearPage(executor: Executor, inCategory: boolean) {
-  return publicPageRows(executor, sql`null`)
-    .where(and(eq(listings.status, 'AVAILABLE'), inCategory ? eq(listings.categoryId, categoryNamed(sql.placeholder('category'))) : undefined))
-    .orderBy(desc(listings.createdAt), desc(listings.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .prepare(inCategory ? 'public_listings_near_page_in_category' : 'public_listings_near_page');
-}
-
-const preparedNearPages = new WeakMap<Executor, Map<boolean, ReturnType<typeof prepareNearPage>>>();
-
-function nearPage(executor: Executor, inCategory: boolean) {
-  let byShape = preparedNearPages.get(executor);
-  if (!byShape) preparedNearPages.set(executor, (byShape = new Map()));
-  let prepared = byShape.get(inCategory);
-  if (!prepared) byShape.set(inCategory, (prepared = prepareNearPage(executor, inCategory)));
-  return prepared;
 }
 
 /** The search as price order reads it from the postings: its words (as typed, and the known words each stands for) and attribute terms. */
@@ -158,58 +123,6 @@ export function publicSearch(executor: Executor, filters: PublicListingFilters):
     indexedCount: () => countListings(executor, { status: 'AVAILABLE', categoryId }),
     checked: checkedConditions(filters),
   };
-}
-
-/**
- * A storefront list serves its first this many results, as hosted search engines cap deep paging:
- * a page past them is empty, and answered without reading one.
- */
-export const SERVED_RESULTS = 10_000;
-
-/**
- * Available listings matching the filters in the order asked for, among the first SERVED_RESULTS,
- * and (with a page) how many match: exact from the kept totals for a category or none, and for few matches; an estimate,
- * flagged, for broad row filters. A near page without row filters, newest first, runs a
- * prepared statement; see newestFirstPage() for how matches are found otherwise.
- */
-export async function findPublicListings(
-  executor: Executor,
-  filters: PublicListingFilters,
-  page: PublicListingsPage,
-  order: PublicListingOrder,
-): Promise<{ rows: PublicListingPageRow[]; total?: MatchedTotal }> {
-  const offset = ((page.page ?? 1) - 1) * page.limit;
-  const search: NewestFirstSearch = {
-    ...publicSearch(executor, filters),
-    offset,
-    limit: Math.min(page.limit, SERVED_RESULTS - offset),
-    counted: page.page !== undefined,
-  };
-  if (filters.search?.matchesNothing) return { rows: [], total: search.counted ? { total: 0, exact: true } : undefined };
-  if (offset >= SERVED_RESULTS) {
-    // Past the served results: no page is read, only the total the first page would give.
-    const counted = search.counted ? await newestFirstPage(executor, { ...search, offset: 0, limit: 1 }, selectIds) : undefined;
-    return { rows: [], total: counted?.total };
-  }
-  if (order === 'price_asc' || order === 'price_desc') {
-    nameReadPlan('price-ordered');
-    const conditions = await postedConditions(executor, postedSearchOf(filters));
-    return priceOrderedPage(executor, search, order === 'price_asc' ? 'asc' : 'desc', publicPageRows, conditions);
-  }
-  if (order === 'relevance' && filters.search) {
-    nameReadPlan('relevant-first');
-    return relevantFirstPage(executor, search, relevanceOf(filters.search), publicPageRows);
-  }
-  if (search.checked === undefined && search.offset < DEFERRED_FROM) {
-    nameReadPlan('newest-near-page');
-    const [rows, total] = await Promise.all([
-      nearPage(executor, filters.category !== undefined).execute({ category: filters.category, limit: search.limit, offset: search.offset }),
-      search.counted ? search.indexedCount() : undefined,
-    ]);
-    return { rows, total: total === undefined ? undefined : { total, exact: true } };
-  }
-  nameReadPlan('newest-first');
-  return newestFirstPage(executor, search, publicPageRows);
 }
 
 export interface PublicAgentRow {
@@ -325,7 +238,7 @@ export async function findCategoryFilterValues(executor: Executor, nameOrDisplay
     .with(matched)
     .select({
       schemaRules: matched.schemaRules,
-      // The values present come from listing_attribute_values, which triggers keep per category
+      // The values present come from the attribute values triggers keep per category
       // (migration 0008), so no listing is read. A field offers at most FILTER_VALUES_PER_FIELD
       // values, those most listings carry. Written with its own aliases: drizzle leaves columns
       // unqualified in a single-table select.
@@ -336,7 +249,7 @@ export async function findCategoryFilterValues(executor: Executor, nameOrDisplay
           from (
             select offered.field, offered.value,
               row_number() over (partition by offered.field order by offered.listings desc, offered.value) as rank
-            from listing_attribute_values as offered
+            from ${listingAttributeValues} as offered
             where offered."categoryId" = matched.id
               and offered.listings > 0
               and offered.field in (select item ->> 'field' from jsonb_array_elements(matched."schemaRules") as item)
@@ -350,7 +263,7 @@ export async function findCategoryFilterValues(executor: Executor, nameOrDisplay
         select coalesce(jsonb_agg(distinct crowded.field), '[]'::jsonb)
         from (
           select offered.field
-          from listing_attribute_values as offered
+          from ${listingAttributeValues} as offered
           where offered."categoryId" = matched.id and offered.listings > 0
           group by offered.field
           having count(*) > ${FILTER_VALUES_PER_FIELD}

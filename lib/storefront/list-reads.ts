@@ -1,0 +1,92 @@
+import { and, eq } from 'drizzle-orm/sql/expressions/conditions';
+import { sql } from 'drizzle-orm/sql/sql';
+import type { MatchedTotal } from '../db/bounded-total.js';
+import type { Executor } from '../db/client.js';
+import { listings } from '../db/schema.js';
+import { newestFirst, newestFirstPage, newestFirstTotal, type NewestFirstSearch } from '../listings/newest-first.js';
+import { priceOrderedPage } from '../listings/price-ordered.js';
+import { postedConditions } from '../listings/search-postings.js';
+import { relevantFirstPage } from '../listings/relevant-first.js';
+import { relevanceOf } from '../search/word-matches.js';
+import { categoryNamed, postedSearchOf, publicPageRows, publicSearch, type PublicListingPageRow } from './queries.js';
+import { offsetOf, planStorefrontRead, SERVED_RESULTS, type StorefrontReadPlan, type StorefrontReadPlanName, type StorefrontReadRequest } from './read-plan.js';
+
+interface PageRead {
+  rows: PublicListingPageRow[];
+  total?: MatchedTotal;
+}
+
+/**
+ * The storefront's busiest statement, a near page of every available listing or of one category,
+ * newest first, built and planned once per database and shape (with or without a category).
+ */
+function prepareNearPage(executor: Executor, inCategory: boolean) {
+  return publicPageRows(executor, sql`null`)
+    .where(and(eq(listings.status, 'AVAILABLE'), inCategory ? eq(listings.categoryId, categoryNamed(sql.placeholder('category'))) : undefined))
+    .orderBy(...newestFirst)
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(inCategory ? 'public_listings_near_page_in_category' : 'public_listings_near_page');
+}
+
+const preparedNearPages = new WeakMap<Executor, Map<boolean, ReturnType<typeof prepareNearPage>>>();
+
+function nearPage(executor: Executor, inCategory: boolean) {
+  let byShape = preparedNearPages.get(executor);
+  if (!byShape) preparedNearPages.set(executor, (byShape = new Map()));
+  let prepared = byShape.get(inCategory);
+  if (!prepared) byShape.set(inCategory, (prepared = prepareNearPage(executor, inCategory)));
+  return prepared;
+}
+
+/** What every executor is given: the request, and its filters split as the page readers take them. */
+interface ReadContext {
+  executor: Executor;
+  request: StorefrontReadRequest;
+  search: NewestFirstSearch;
+}
+
+type Executors = { [Name in StorefrontReadPlanName]: (plan: Extract<StorefrontReadPlan, { name: Name }>, context: ReadContext) => Promise<PageRead> };
+
+/** One executor per plan; see planStorefrontRead() for when each is chosen. */
+const executors: Executors = {
+  'no-match': async (_plan, { search }) => ({ rows: [], total: search.counted ? { total: 0, exact: true } : undefined }),
+  'past-served': async (_plan, { executor, search }) => ({ rows: [], total: search.counted ? await newestFirstTotal(executor, search) : undefined }),
+  'near-page': async (plan, { executor, request, search }) => {
+    const [rows, total] = await Promise.all([
+      nearPage(executor, plan.inCategory).execute({ category: request.filters.category, limit: search.limit, offset: search.offset }),
+      search.counted ? search.indexedCount() : undefined,
+    ]);
+    return { rows, total: total === undefined ? undefined : { total, exact: true } };
+  },
+  'deferred-page': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
+  'newest-walk': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
+  'price-index': (plan, { executor, search }) => priceOrderedPage(executor, search, plan.direction, publicPageRows, []),
+  'price-sources': async (plan, { executor, request, search }) =>
+    priceOrderedPage(executor, search, plan.direction, publicPageRows, await postedConditions(executor, postedSearchOf(request.filters))),
+  'relevant-first': (_plan, { executor, request, search }) => relevantFirstPage(executor, search, relevanceOf(request.filters.search!), publicPageRows),
+};
+
+function execute<Name extends StorefrontReadPlanName>(plan: Extract<StorefrontReadPlan, { name: Name }>, context: ReadContext): Promise<PageRead> {
+  return (executors[plan.name] as (plan: StorefrontReadPlan, context: ReadContext) => Promise<PageRead>)(plan, context);
+}
+
+/**
+ * Available listings matching the filters in the order asked for, among the first SERVED_RESULTS,
+ * and (with a page) how many match: exact from the kept totals for a category or none, and for
+ * few matches; an estimate, flagged, for broad row filters. With the name of the plan that read them.
+ */
+export async function findPublicListings(
+  executor: Executor,
+  request: StorefrontReadRequest,
+): Promise<PageRead & { plan: StorefrontReadPlanName }> {
+  const plan = planStorefrontRead(request);
+  const offset = offsetOf(request);
+  const search: NewestFirstSearch = {
+    ...publicSearch(executor, request.filters),
+    offset,
+    limit: Math.min(request.limit, SERVED_RESULTS - offset),
+    counted: request.page !== undefined,
+  };
+  return { ...(await execute(plan, { executor, request, search })), plan: plan.name };
+}

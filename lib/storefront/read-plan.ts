@@ -1,0 +1,74 @@
+import { DEFERRED_FROM } from '../listings/read-tuning.js';
+import type { PublicListingFilters } from './queries.js';
+import type { PublicListingOrder } from './schema.js';
+
+/**
+ * A storefront list serves its first this many results, as hosted search engines cap deep paging:
+ * a page past them is empty, and answered without reading one.
+ */
+export const SERVED_RESULTS = 10_000;
+
+/** A storefront list as asked: its filters, order and page. */
+export interface StorefrontReadRequest {
+  filters: PublicListingFilters;
+  order: PublicListingOrder;
+  limit: number;
+  /** When given, the total count is computed as well. */
+  page?: number;
+}
+
+/**
+ * How a storefront list is read. Each plan has a stable name (for timing headers, logs and the
+ * plan table of docs/performance.md) and one executor in list-reads.ts.
+ */
+export type StorefrontReadPlan =
+  /** A search word no available listing holds whole: empty, with nothing read. */
+  | { name: 'no-match' }
+  /** A page past SERVED_RESULTS: no row is read, only the total the first page would give. */
+  | { name: 'past-served'; rowConditions: boolean }
+  /** Newest first without row conditions, a near page: one prepared statement and the kept total. */
+  | { name: 'near-page'; inCategory: boolean }
+  /** Newest first without row conditions, a deep page: its ids from the index alone, then its rows. */
+  | { name: 'deferred-page' }
+  /** Newest first with row conditions: walks of the newest candidates, or the filters' own indexes. */
+  | { name: 'newest-walk' }
+  /** By price without row conditions: the price index of the status (and category), and the kept total. */
+  | { name: 'price-index'; direction: 'asc' | 'desc' }
+  /** By price with row conditions: candidates from the postings or the price index, and the newest-first total. */
+  | { name: 'price-sources'; direction: 'asc' | 'desc' }
+  /** By relevance: the newest matches ranked, tier by tier. */
+  | { name: 'relevant-first' };
+
+export type StorefrontReadPlanName = StorefrontReadPlan['name'];
+
+/** Whether any filter is checked on each candidate row: everything but status and category. */
+export function hasRowConditions(filters: PublicListingFilters): boolean {
+  return (
+    filters.search !== undefined ||
+    filters.priceMin !== undefined ||
+    filters.priceMax !== undefined ||
+    filters.attributes.length > 0 ||
+    filters.amenities.length > 0
+  );
+}
+
+/** The offset of the request's first row. */
+export function offsetOf(request: StorefrontReadRequest): number {
+  return ((request.page ?? 1) - 1) * request.limit;
+}
+
+/** Chooses how a storefront list is read, from the request alone: no database is asked. */
+export function planStorefrontRead(request: StorefrontReadRequest): StorefrontReadPlan {
+  const { filters, order } = request;
+  const rowConditions = hasRowConditions(filters);
+  const offset = offsetOf(request);
+  if (filters.search?.matchesNothing) return { name: 'no-match' };
+  if (offset >= SERVED_RESULTS) return { name: 'past-served', rowConditions };
+  if (order === 'price_asc' || order === 'price_desc') {
+    const direction = order === 'price_asc' ? 'asc' : 'desc';
+    return rowConditions ? { name: 'price-sources', direction } : { name: 'price-index', direction };
+  }
+  if (order === 'relevance' && filters.search) return { name: 'relevant-first' };
+  if (rowConditions) return { name: 'newest-walk' };
+  return offset < DEFERRED_FROM ? { name: 'near-page', inCategory: filters.category !== undefined } : { name: 'deferred-page' };
+}

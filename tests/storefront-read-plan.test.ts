@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { DEFERRED_FROM } from '../lib/listings/read-tuning.js';
+import type { PublicListingFilters } from '../lib/storefront/queries.js';
+import { planStorefrontRead, SERVED_RESULTS, type StorefrontReadRequest } from '../lib/storefront/read-plan.js';
+import type { TextSearch } from '../lib/search/word-corrections.js';
+
+const noFilters: PublicListingFilters = { attributes: [], amenities: [] };
+
+function searchFor(text: string, matchesNothing = false): TextSearch {
+  return { text, words: [{ typed: text, exact: [text], near: [], wholeOnly: false }], matchesNothing };
+}
+
+function request(overrides: Partial<Omit<StorefrontReadRequest, 'filters'>> & { filters?: Partial<PublicListingFilters> } = {}): StorefrontReadRequest {
+  return { order: 'newest', limit: 24, page: 1, ...overrides, filters: { ...noFilters, ...overrides.filters } };
+}
+
+/** The page whose first row lies at `offset`, for pages of 24. */
+const pageAt = (offset: number) => Math.floor(offset / 24) + 1;
+
+describe('the storefront read planner', () => {
+  it('reads a near newest-first page without row conditions with the prepared near page, in a category or not', () => {
+    expect(planStorefrontRead(request())).toEqual({ name: 'near-page', inCategory: false });
+    expect(planStorefrontRead(request({ filters: { category: 'Phones' } }))).toEqual({ name: 'near-page', inCategory: true });
+    expect(planStorefrontRead(request({ page: undefined }))).toEqual({ name: 'near-page', inCategory: false });
+    expect(planStorefrontRead(request({ page: pageAt(DEFERRED_FROM) - 1 })).name).toBe('near-page');
+  });
+
+  it('reads a deep newest-first page without row conditions by its ids from the index first', () => {
+    expect(planStorefrontRead(request({ page: pageAt(DEFERRED_FROM) + 1 }))).toEqual({ name: 'deferred-page' });
+    expect(planStorefrontRead(request({ order: 'relevance', page: pageAt(DEFERRED_FROM) + 1 }))).toEqual({ name: 'deferred-page' });
+  });
+
+  it('walks the newest candidates for any row condition, newest first', () => {
+    for (const filters of [{ priceMax: 500 }, { priceMin: 10 }, { attributes: [['brand', 'apple']] as Array<[string, string]> }, { amenities: ['wifi'] }]) {
+      expect(planStorefrontRead(request({ filters })).name).toBe('newest-walk');
+    }
+    expect(planStorefrontRead(request({ filters: { search: searchFor('iphone') }, order: 'newest' })).name).toBe('newest-walk');
+  });
+
+  it('reads price order from the price index without row conditions, and from its sources with them', () => {
+    expect(planStorefrontRead(request({ order: 'price_asc' }))).toEqual({ name: 'price-index', direction: 'asc' });
+    expect(planStorefrontRead(request({ order: 'price_desc', filters: { category: 'Phones' } }))).toEqual({ name: 'price-index', direction: 'desc' });
+    expect(planStorefrontRead(request({ order: 'price_desc', filters: { priceMax: 900 } }))).toEqual({ name: 'price-sources', direction: 'desc' });
+    expect(planStorefrontRead(request({ order: 'price_asc', filters: { search: searchFor('iphone') } }))).toEqual({ name: 'price-sources', direction: 'asc' });
+  });
+
+  it('ranks by relevance only with a search', () => {
+    expect(planStorefrontRead(request({ order: 'relevance', filters: { search: searchFor('iphone') } }))).toEqual({ name: 'relevant-first' });
+    expect(planStorefrontRead(request({ order: 'relevance' })).name).toBe('near-page');
+  });
+
+  it('answers a search no listing can match without reading, whatever the order or page', () => {
+    for (const order of ['newest', 'relevance', 'price_asc'] as const) {
+      expect(planStorefrontRead(request({ order, page: 900, filters: { search: searchFor('zz', true) } }))).toEqual({ name: 'no-match' });
+    }
+  });
+
+  it('reads only the total past the served results, with or without row conditions', () => {
+    // The first page of 24 starting at or past the served results.
+    const past = Math.ceil(SERVED_RESULTS / 24) + 1;
+    expect(planStorefrontRead(request({ page: past }))).toEqual({ name: 'past-served', rowConditions: false });
+    expect(planStorefrontRead(request({ page: past, order: 'price_asc', filters: { priceMax: 100 } }))).toEqual({ name: 'past-served', rowConditions: true });
+    expect(planStorefrontRead(request({ page: past - 1 })).name).toBe('deferred-page');
+  });
+});
