@@ -121,7 +121,7 @@ describe('--dry-run', () => {
     }
     expect(run.stdout + run.stderr).not.toContain(ORIGINAL.botToken);
     expect(await stateOf(original)).toEqual(before);
-  });
+  }, 60_000);
 });
 
 describe('an interrupted adoption', () => {
@@ -150,5 +150,5 @@ describe('an interrupted adoption', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Adopted: the original service's rows now live in this service's schema.");
     expect(run.stdout).toContain('  listings: 5,003');
-  });
+  }, 60_000);
 });
