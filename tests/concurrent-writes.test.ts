@@ -7,7 +7,13 @@ import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-fact
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
 
-const server = useTestServer();
+/**
+ * Hundreds of writes arrive at once and queue for the pool's ten connections. What these tests
+ * hold is that every one of them lands and the kept totals stay exact; the short wait for a free
+ * connection that turns a stalled database into a quick 503 would instead refuse the tail of the
+ * queue on a slow machine.
+ */
+const server = useTestServer({ DATABASE_CONNECT_TIMEOUT_MS: '30000' });
 const api = server.api;
 let admin: TestUser;
 let agents: TestUser[];
