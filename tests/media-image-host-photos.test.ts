@@ -1,24 +1,20 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listings } from '../lib/db/schema.js';
 import type { DirectUploadTicket } from '../lib/media/direct-upload.js';
 import { backfillPhotos } from '../lib/listings/photo-backfill.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAgent, type TestUser } from './support/factories.js';
 import { imageForm, storedFiles } from './support/images.js';
-import { startLoopbackImageHost, type LoopbackImageHost, type UploadResponse } from './support/loopback-image-host.js';
+import { useLoopbackImageHost, type UploadResponse } from './support/loopback-image-host.js';
 import { expectPlaceholderAspect, expectSrcsetTrue, jpegOf, photoRecordsOf, webpOf } from './support/photos.js';
 import { useTestServer } from './support/test-server.js';
 
 const FOLDER = 'photo-shop/listings';
 
-let host: LoopbackImageHost;
-beforeAll(async () => {
-  host = await startLoopbackImageHost();
-});
-afterAll(() => host.close());
-const server = useTestServer(() => ({ STORAGE_PROVIDER: 'cloudinary', CLOUDINARY_URL: host.cloudinaryUrl, IMAGE_HOST_FOLDER: FOLDER }));
+const host = useLoopbackImageHost(FOLDER);
+const server = useTestServer(() => host.serverEnv());
 const api = server.api;
 let agent: TestUser;
 let categoryId: string;
