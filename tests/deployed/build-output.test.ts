@@ -11,7 +11,7 @@ import { STATIC_FILES } from '../../lib/platform/static-files.js';
 import { readBuildOutput } from '../../lib/platform/build-output-server.js';
 import { testPostgresUrl } from '../support/databases.js';
 import { cacheInvalidationsIn } from '../support/cache-invalidations.js';
-import { callInBareProcess, type BareRequest } from '../support/bare-function.js';
+import { callInBareProcess, jsonRequest, type BareRequest } from '../support/bare-function.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { imageForm, smallPng } from '../support/images.js';
 import { useLoopbackBotApi } from '../support/loopback-bot-api.js';
@@ -366,11 +366,10 @@ describe("every function under the platform's plain Node launcher", () => {
     const headers: Record<string, string> = {};
     if (caller === 'administrator') headers.authorization = `Bearer ${adminToken}`;
     if (caller === 'scheduler') headers.authorization = `Bearer ${CRON_SECRET}`;
-    const body = request.json === undefined ? undefined : JSON.stringify(request.json);
-    if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    const url = `http://localhost${request.path}`;
     const answer = await callInBareProcess(
       path.join(built.served, 'functions', `${name}.func`),
-      { method: request.method, url: `http://localhost${request.path}`, headers, body },
+      request.json === undefined ? { method: request.method, url, headers } : jsonRequest(request.method, url, request.json, headers),
       // As on the platform: images go to the image host (the build's CLOUDINARY_URL).
       { ...process.env, VERCEL: '1', STORAGE_PROVIDER: 'cloudinary', LOG_LEVEL: 'error' },
     ).catch((error: unknown) => {
@@ -397,12 +396,7 @@ describe('a deployed function that cannot start', () => {
   });
 
   it('answers 503 in the envelope naming JWT_SECRET when it is missing', async () => {
-    const body = JSON.stringify(ADMIN);
-    const answer = await call(
-      'api/auth/login',
-      { method: 'POST', url: 'http://localhost/api/auth/login', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body },
-      { JWT_SECRET: '' },
-    );
+    const answer = await call('api/auth/login', jsonRequest('POST', 'http://localhost/api/auth/login', ADMIN), { JWT_SECRET: '' });
     expect(envelope(answer)).toEqual({ status: 503, body: { success: false, error: 'Service unavailable: JWT_SECRET is not set to at least 32 bytes' } });
   });
 });

@@ -11,6 +11,12 @@ export interface BareRequest {
   body?: string;
 }
 
+/** A request with a JSON body, its type and length declared as an HTTP client declares them. */
+export function jsonRequest(method: string, url: string, json: unknown, headers: Record<string, string> = {}): BareRequest {
+  const body = JSON.stringify(json);
+  return { method, url, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body };
+}
+
 export interface BareAnswer {
   status: number;
   body: string;
