@@ -30,6 +30,7 @@ async function statistics() {
       from listing_totals where listings <> 0 order by 1, 2`),
     agents: await rows(sql`select "agentId", status, listings from agent_listing_totals where listings <> 0 order by 1, 2`),
     values: await rows(sql`select "categoryId", field, value, listings from listing_attribute_values order by 1, 2, 3`),
+    priceBands: await rows(sql`select "categoryId", band, listings from listing_price_band_totals where listings <> 0 order by 1, 2`),
   };
 }
 
@@ -67,6 +68,7 @@ describe('listing statistics kept by triggers', () => {
 
     expect((await update(a, { price: 949.99, attributes: { brand: 'Apple', model: 'iPhone 15', storage: '256GB' } })).status).toBe(200);
     expect((await update(a, { title: 'A renamed', description: 'Boxed, with AirPods and a case-mate-protector-sleeve' })).status).toBe(200);
+    expect((await update(a, { price: 1999 })).status).toBe(200);
     expect((await update(b, { status: 'SOLD' })).status).toBe(200);
     expect((await update(c, { categoryId: tablets.id })).status).toBe(200);
     expect((await update(d, { status: 'AVAILABLE', stockQuantity: 4 })).status).toBe(200);
@@ -89,6 +91,7 @@ describe('listing statistics kept by triggers', () => {
     expect(postingsKept.otherWords).toContainEqual({ listingId: a, words: 'airpods and boxed case mate protector sleeve with' });
     await server.db.execute(sql`select listing_statistics_rebuild()`);
     await server.db.execute(sql`select search_postings_rebuild()`);
+    await server.db.execute(sql`select listing_price_band_totals_rebuild()`);
     expect(statisticsKept).toEqual(await statistics());
     expect(postingsKept).toEqual(await searchPostings());
 

@@ -223,6 +223,31 @@ describe('GET /api/public/listings at scale in price order from the search posti
   });
 });
 
+describe('GET /api/public/listings at scale within a price range matches the straightforward statement', () => {
+  // Ranges cutting price bands or holding them whole, over every band or a few, of a category or
+  // every one; deep pages read each band by its share of the page before reading it in full.
+  const cases: Array<[query: string, where: () => SQL]> = [
+    ['priceMax=250', () => sql`${available} and l.price <= 250`],
+    ['priceMax=99.99', () => sql`${available} and l.price <= 99.99`],
+    ['priceMin=0', () => sql`${available} and l.price >= 0`],
+    ['priceMin=1000', () => sql`${available} and l.price >= 1000`],
+    ['category=Phones&priceMin=125&priceMax=1000', () => sql`${available} and lower(c."displayName") = 'phones' and l.price >= 125 and l.price <= 1000`],
+    ['category=laptops&priceMax=2000', () => sql`${available} and lower(c.name) = 'laptops' and l.price <= 2000`],
+    ['priceMin=900&priceMax=100', () => sql`false`],
+  ];
+
+  for (const [query, where] of cases) {
+    it(`answers ${query} alike, near, deep and past its pages`, async () => {
+      const all = await straightforward(where());
+      for (const page of [1, 3, 40, 150, Math.max(1, Math.ceil(all.length / 50)), 500]) {
+        expectPage(await api.get(`/api/public/listings?${query}&limit=50&page=${page}`), all, page, 50, SERVED_RESULTS);
+      }
+      const answer = await api.get(`/api/public/listings?${query}&limit=50&page=1`);
+      expect(answer.body.pagination.totalExact).toBe(true);
+    });
+  }
+});
+
 describe('GET /api/public/listings at scale serves the first 10,000 results', () => {
   it('stops its pages at the 10,000th result, serves a page reaching it in part, and answers empty past it', async () => {
     const all = await straightforward(available);

@@ -30,11 +30,18 @@ describe('the storefront read planner', () => {
     expect(planStorefrontRead(request({ order: 'relevance', page: pageAt(DEFERRED_FROM) + 1 }))).toEqual({ name: 'deferred-page' });
   });
 
-  it('walks the newest candidates for any row condition, newest first', () => {
-    for (const filters of [{ priceMax: 500 }, { priceMin: 10 }, { attributes: [['brand', 'apple']] as Array<[string, string]> }, { amenities: ['wifi'] }]) {
+  it('merges the newest of each price band for a price range alone, newest first, in a category or not', () => {
+    for (const filters of [{ priceMax: 500 }, { priceMin: 10 }, { priceMin: 10, priceMax: 20, category: 'Phones' }]) {
+      expect(planStorefrontRead(request({ filters }))).toEqual({ name: 'price-bands' });
+      expect(planStorefrontRead(request({ filters, page: pageAt(DEFERRED_FROM) + 1 }))).toEqual({ name: 'price-bands' });
+    }
+  });
+
+  it('walks the newest candidates for any other row condition, newest first', () => {
+    for (const filters of [{ attributes: [['brand', 'apple']] as Array<[string, string]> }, { amenities: ['wifi'] }, { priceMax: 500, amenities: ['wifi'] }]) {
       expect(planStorefrontRead(request({ filters })).name).toBe('newest-walk');
     }
-    expect(planStorefrontRead(request({ filters: { search: searchFor('iphone') }, order: 'newest' })).name).toBe('newest-walk');
+    expect(planStorefrontRead(request({ filters: { search: searchFor('iphone'), priceMax: 500 }, order: 'newest' })).name).toBe('newest-walk');
   });
 
   it('reads price order from the price index without row conditions, and from its sources with them', () => {
@@ -55,11 +62,12 @@ describe('the storefront read planner', () => {
     }
   });
 
-  it('reads only the total past the served results, with or without row conditions', () => {
+  it('reads only the total past the served results, from the kept totals, the price bands or a walk', () => {
     // The first page of 24 starting at or past the served results.
     const past = Math.ceil(SERVED_RESULTS / 24) + 1;
-    expect(planStorefrontRead(request({ page: past }))).toEqual({ name: 'past-served', rowConditions: false });
-    expect(planStorefrontRead(request({ page: past, order: 'price_asc', filters: { priceMax: 100 } }))).toEqual({ name: 'past-served', rowConditions: true });
+    expect(planStorefrontRead(request({ page: past }))).toEqual({ name: 'past-served', total: 'kept' });
+    expect(planStorefrontRead(request({ page: past, order: 'price_asc', filters: { priceMax: 100 } }))).toEqual({ name: 'past-served', total: 'price-bands' });
+    expect(planStorefrontRead(request({ page: past, filters: { search: searchFor('iphone') } }))).toEqual({ name: 'past-served', total: 'walked' });
     expect(planStorefrontRead(request({ page: past - 1 })).name).toBe('deferred-page');
   });
 });

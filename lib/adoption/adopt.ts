@@ -72,11 +72,16 @@ async function convert(tx: Transaction, tables: OriginalTables, progress: (line:
   if (kept) await tx.execute(sql.raw(kept));
   // The statistics are built once from every listing below instead of row by row.
   await tx.execute(sql`ALTER TABLE listings DISABLE TRIGGER listing_statistics_on_insert_or_delete`);
+  await tx.execute(sql`ALTER TABLE listings DISABLE TRIGGER listing_price_band_totals_on_insert_or_delete`);
   for (const { table, statement } of copyStatements(tables)) {
     await timed(progress, `copied ${table}`, async () => ((await tx.execute(sql.raw(statement))) as unknown as { rowCount?: number | null; affectedRows?: number }), (result) => rowsText(result.rowCount ?? result.affectedRows ?? 0));
   }
   await tx.execute(sql`ALTER TABLE listings ENABLE TRIGGER listing_statistics_on_insert_or_delete`);
-  await timed(progress, 'built the listing totals and filter options', () => tx.execute(sql`SELECT listing_statistics_rebuild()`));
+  await tx.execute(sql`ALTER TABLE listings ENABLE TRIGGER listing_price_band_totals_on_insert_or_delete`);
+  await timed(progress, 'built the listing totals and filter options', async () => {
+    await tx.execute(sql`SELECT listing_statistics_rebuild()`);
+    await tx.execute(sql`SELECT listing_price_band_totals_rebuild()`);
+  });
   await timed(progress, "dropped the original's tables", () => dropOriginal(tx));
   await recordMigrations(tx, migrations);
   await timed(progress, 'analyzed the tables for the planner', () => tx.execute(sql`ANALYZE`));

@@ -4,6 +4,7 @@ import { pgEnum } from 'drizzle-orm/pg-core/columns/enum';
 import { integer } from 'drizzle-orm/pg-core/columns/integer';
 import { jsonb } from 'drizzle-orm/pg-core/columns/jsonb';
 import { numeric } from 'drizzle-orm/pg-core/columns/numeric';
+import { smallint } from 'drizzle-orm/pg-core/columns/smallint';
 import { text } from 'drizzle-orm/pg-core/columns/text';
 import { timestamp } from 'drizzle-orm/pg-core/columns/timestamp';
 import { uuid } from 'drizzle-orm/pg-core/columns/uuid';
@@ -167,6 +168,15 @@ export const listings = pgTable(
     index('listings_categoryId_status_price_idx').on(t.categoryId, t.status, t.price),
     // Finds the listing holding an image, so a directly uploaded image is given to one listing only.
     index('listings_images_idx').using('gin', t.images),
+    // A storefront page within a price range, newest first: available listings by price band
+    // (listing_price_band(), migration 0022), newest first within each band, the price last so a
+    // band cut by the range is checked in the index alone. A page merges the bands' newest.
+    index('listings_available_priceBand_createdAt_idx')
+      .on(sql`listing_price_band(${t.price})`, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.price)
+      .where(sql`${t.status} = 'AVAILABLE'`),
+    index('listings_available_categoryId_priceBand_createdAt_idx')
+      .on(t.categoryId, sql`listing_price_band(${t.price})`, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.price)
+      .where(sql`${t.status} = 'AVAILABLE'`),
   ],
 );
 
@@ -334,6 +344,23 @@ export const listingTotals = pgTable(
     commissionValue: numeric('commissionValue', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.categoryId, t.status] })],
+);
+
+/**
+ * Available listings per category and price band (listing_price_band(), migration 0022), kept by
+ * a trigger on `listings`: the total of a storefront page within a price range reads the bands
+ * the range holds whole from here, and counts only the one or two bands it cuts.
+ */
+export const listingPriceBandTotals = pgTable(
+  'listing_price_band_totals',
+  {
+    categoryId: uuid('categoryId')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+    band: smallint('band').notNull(),
+    listings: integer('listings').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.categoryId, t.band] })],
 );
 
 /**

@@ -114,3 +114,18 @@ export const SAMPLED_CANDIDATES = 3_000;
 
 /** The most table pages a filter panel's sample reads, however few of their rows are candidates: its cost. */
 export const SAMPLED_PAGES = 1_500;
+
+/**
+ * From this many rows (offset and limit) on, a price-band page reads from each band a share of
+ * them in proportion to the band's kept count, instead of all of them from every band: a deep
+ * page over many bands would otherwise read the bands times the rows it needs. Nearer pages read
+ * all of them from each band: few enough, and one statement.
+ */
+export const BAND_QUOTA_FROM = 1_000;
+
+/**
+ * How many times its proportional share a band's quota is: room for chance, since a band's
+ * listings are not spread evenly in time. A band that gives all its quota before the page's last
+ * row is read again in full (the answer is never short).
+ */
+export const BAND_QUOTA_ROOM = 1.5;

@@ -182,11 +182,16 @@ export async function insertGeneratedListings(
 }
 
 /** Triggers that keep data derived from each inserted listing, set aside during a bulk load. */
-const INSERT_TRIGGERS = ['listing_statistics_on_insert_or_delete', 'listing_search_postings_on_insert_or_delete'];
+const INSERT_TRIGGERS = [
+  'listing_statistics_on_insert_or_delete',
+  'listing_search_postings_on_insert_or_delete',
+  'listing_price_band_totals_on_insert_or_delete',
+];
 
 /**
  * Runs a bulk load with the listings' derived data set aside: the GIN indexes (trigram and
- * attribute), the statistics triggers (migration 0008) and the search postings' (0019).
+ * attribute), the statistics triggers (migration 0008), the search postings' (0019) and the price
+ * bands' (0022).
  * Maintaining them row by row dominates a large load, while building them once afterwards is fast.
  * The index definitions are read from the catalog and replayed exactly; indexes, triggers,
  * statistics and postings are restored also when the load fails.
@@ -205,5 +210,6 @@ export async function withDerivedDataDeferred<T>(db: Database, load: () => Promi
     for (const trigger of INSERT_TRIGGERS) await db.execute(sql.raw(`alter table listings enable trigger ${trigger}`));
     await db.execute(sql`select listing_statistics_rebuild()`);
     await db.execute(sql`select search_postings_rebuild()`);
+    await db.execute(sql`select listing_price_band_totals_rebuild()`);
   }
 }

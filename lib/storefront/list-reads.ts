@@ -4,6 +4,7 @@ import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
 import { newestFirst, newestFirstPage, newestFirstTotal, type NewestFirstSearch } from '../listings/newest-first.js';
+import { priceBandPage, priceBandTotal, type PriceBandSearch } from '../listings/price-bands.js';
 import { priceOrderedPage } from '../listings/price-ordered.js';
 import { postedConditions } from '../listings/search-postings.js';
 import { relevantFirstPage } from '../listings/relevant-first.js';
@@ -46,12 +47,21 @@ interface ReadContext {
   search: NewestFirstSearch;
 }
 
+/** The request as a price-band read takes it: its category and price range, and the page. */
+function priceBandSearchOf(request: StorefrontReadRequest, search: NewestFirstSearch): PriceBandSearch {
+  const { category, priceMin, priceMax } = request.filters;
+  return { categoryId: category ? categoryNamed(category) : undefined, priceMin, priceMax, offset: search.offset, limit: search.limit, counted: search.counted };
+}
+
 type Executors = { [Name in StorefrontReadPlanName]: (plan: Extract<StorefrontReadPlan, { name: Name }>, context: ReadContext) => Promise<PageRead> };
 
 /** One executor per plan; see planStorefrontRead() for when each is chosen. */
 const executors: Executors = {
   'no-match': async (_plan, { search }) => ({ rows: [], total: search.counted ? { total: 0, exact: true } : undefined }),
-  'past-served': async (_plan, { executor, search }) => ({ rows: [], total: search.counted ? await newestFirstTotal(executor, search) : undefined }),
+  'past-served': async (plan, { executor, request, search }) => {
+    if (!search.counted) return { rows: [] };
+    return { rows: [], total: plan.total === 'price-bands' ? await priceBandTotal(executor, priceBandSearchOf(request, search)) : await newestFirstTotal(executor, search) };
+  },
   'near-page': async (plan, { executor, request, search }) => {
     const [rows, total] = await Promise.all([
       nearPage(executor, plan.inCategory).execute({ category: request.filters.category, limit: search.limit, offset: search.offset }),
@@ -60,6 +70,7 @@ const executors: Executors = {
     return { rows, total: total === undefined ? undefined : { total, exact: true } };
   },
   'deferred-page': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
+  'price-bands': (_plan, { executor, request, search }) => priceBandPage(executor, priceBandSearchOf(request, search), publicPageRows),
   'newest-walk': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
   'price-index': (plan, { executor, search }) => priceOrderedPage(executor, search, plan.direction, publicPageRows, []),
   'price-sources': async (plan, { executor, request, search }) =>

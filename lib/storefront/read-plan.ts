@@ -24,13 +24,15 @@ export interface StorefrontReadRequest {
 export type StorefrontReadPlan =
   /** A search word no available listing holds whole: empty, with nothing read. */
   | { name: 'no-match' }
-  /** A page past SERVED_RESULTS: no row is read, only the total the first page would give. */
-  | { name: 'past-served'; rowConditions: boolean }
+  /** A page past SERVED_RESULTS: no row is read, only the total the first page would give, from `total`'s source. */
+  | { name: 'past-served'; total: 'kept' | 'price-bands' | 'walked' }
   /** Newest first without row conditions, a near page: one prepared statement and the kept total. */
   | { name: 'near-page'; inCategory: boolean }
   /** Newest first without row conditions, a deep page: its ids from the index alone, then its rows. */
   | { name: 'deferred-page' }
-  /** Newest first with row conditions: walks of the newest candidates, or the filters' own indexes. */
+  /** Newest first within a price range and nothing else checked per row: the newest of each price band, merged. */
+  | { name: 'price-bands' }
+  /** Newest first with other row conditions: walks of the newest candidates, or the filters' own indexes. */
   | { name: 'newest-walk' }
   /** By price without row conditions: the price index of the status (and category), and the kept total. */
   | { name: 'price-index'; direction: 'asc' | 'desc' }
@@ -52,6 +54,16 @@ export function hasRowConditions(filters: PublicListingFilters): boolean {
   );
 }
 
+/** Whether a price range is the only filter checked on each candidate row. */
+export function hasPriceRangeOnly(filters: PublicListingFilters): boolean {
+  return (
+    (filters.priceMin !== undefined || filters.priceMax !== undefined) &&
+    filters.search === undefined &&
+    filters.attributes.length === 0 &&
+    filters.amenities.length === 0
+  );
+}
+
 /** The offset of the request's first row. */
 export function offsetOf(request: StorefrontReadRequest): number {
   return ((request.page ?? 1) - 1) * request.limit;
@@ -61,14 +73,16 @@ export function offsetOf(request: StorefrontReadRequest): number {
 export function planStorefrontRead(request: StorefrontReadRequest): StorefrontReadPlan {
   const { filters, order } = request;
   const rowConditions = hasRowConditions(filters);
+  const priceRangeOnly = hasPriceRangeOnly(filters);
   const offset = offsetOf(request);
   if (filters.search?.matchesNothing) return { name: 'no-match' };
-  if (offset >= SERVED_RESULTS) return { name: 'past-served', rowConditions };
+  if (offset >= SERVED_RESULTS) return { name: 'past-served', total: priceRangeOnly ? 'price-bands' : rowConditions ? 'walked' : 'kept' };
   if (order === 'price_asc' || order === 'price_desc') {
     const direction = order === 'price_asc' ? 'asc' : 'desc';
     return rowConditions ? { name: 'price-sources', direction } : { name: 'price-index', direction };
   }
   if (order === 'relevance' && filters.search) return { name: 'relevant-first' };
+  if (priceRangeOnly) return { name: 'price-bands' };
   if (rowConditions) return { name: 'newest-walk' };
   return offset < DEFERRED_FROM ? { name: 'near-page', inCategory: filters.category !== undefined } : { name: 'deferred-page' };
 }
