@@ -498,12 +498,17 @@ export const auditEntries = pgTable(
     requestId: text('requestId'),
     ip: text('ip'),
   },
-  // Newest first, alone or within one filter: each list reads its page straight from one index.
+  // Newest first, alone or within one filter or a pair: each list reads its page straight from one index.
   (t) => [
     index('audit_entries_at_idx').on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('audit_entries_entity_entityId_at_idx').on(t.entity, t.entityId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('audit_entries_entity_at_idx').on(t.entity, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('audit_entries_actorId_at_idx').on(t.actorId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('audit_entries_action_at_idx').on(t.action, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // Two filters that are each broad but rare together (an agent's sales, deletions of agents):
+    // one index per pair keeps that page a range read instead of a walk through either filter.
+    index('audit_entries_entity_action_at_idx').on(t.entity, t.action, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('audit_entries_actorId_action_at_idx').on(t.actorId, t.action, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('audit_entries_actorId_entity_at_idx').on(t.actorId, t.entity, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
