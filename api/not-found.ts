@@ -1,5 +1,5 @@
 import { ApiError } from '../lib/http/api-error.js';
-import { endpoint, route } from '../lib/http/route.js';
+import { endpoint, route } from '../lib/service-route.js';
 
 /** The fallback `vercel.json` rewrites unknown `/api/*` paths to, so they get the envelope too. */
 const notFound = endpoint('public', {}, async () => {

@@ -1,4 +1,4 @@
-import { endpoint, route } from '../lib/http/route.js';
+import { endpoint, route } from '../lib/service-route.js';
 import { getOpenApiDocument } from '../lib/openapi/handlers.js';
 
 export default route({

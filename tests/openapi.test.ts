@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_METHODS, type RouteHandler } from '../lib/http/route.js';
+import { type RouteHandler } from '../lib/http/route.js';
+import { HTTP_METHODS } from '../lib/http/endpoint.js';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
 import { ROUTE_MODULES, SELF_DESCRIBED_ROUTES, UNDOCUMENTED_ROUTES } from '../lib/openapi/route-modules.js';
 import { useTestServer } from './support/test-server.js';

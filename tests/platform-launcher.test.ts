@@ -7,27 +7,30 @@ import { launchFunction, type LaunchedFunction } from '../lib/platform/function-
 import { makeTempDir } from './support/databases.js';
 
 /** A `.func` folder as the platform's build writes one: its config and an ES module handler. */
-function functionFolder(handlerSource: string, shouldAddHelpers: boolean): string {
+function functionFolder(handlerSource: string): string {
   const dir = makeTempDir('func');
   fs.writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
   fs.writeFileSync(path.join(dir, 'handler.js'), handlerSource);
-  fs.writeFileSync(path.join(dir, '.vc-config.json'), JSON.stringify({ handler: 'handler.js', launcherType: 'Nodejs', shouldAddHelpers }));
+  fs.writeFileSync(path.join(dir, '.vc-config.json'), JSON.stringify({ handler: 'handler.js', launcherType: 'Nodejs', shouldAddHelpers: false }));
   return dir;
 }
 
-/** Both read the raw body the way the route wrapper does: by iterating the request stream. */
+/** A Node `(req, res)` function alone, which the platform would wrap in its Node helpers. */
 const NODE_HANDLER = `
 export default async function (req, res) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  res.setHeader('content-type', 'application/json');
-  res.end(JSON.stringify({ streamed: Buffer.concat(chunks).toString(), helperBody: req.body ?? null }));
+  res.end('node');
 }`;
+/** As the route wrapper exports it: a Node listener carrying the Web `fetch`. */
 const WEB_HANDLER = `
 async function fetch(request) {
-  return Response.json({ streamed: await request.text(), helperBody: null });
+  return Response.json({ method: request.method, streamed: await request.text() });
 }
 export default Object.assign(async () => undefined, { fetch });`;
+/** One Web function per method. */
+const METHOD_HANDLERS = `
+export async function POST(request) {
+  return Response.json({ method: 'POST', streamed: await request.text() });
+}`;
 
 const folders: string[] = [];
 const servers: http.Server[] = [];
@@ -43,8 +46,8 @@ async function serve(fn: LaunchedFunction): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function launched(source: string, helpers: boolean): Promise<LaunchedFunction> {
-  const dir = functionFolder(source, helpers);
+async function launched(source: string): Promise<LaunchedFunction> {
+  const dir = functionFolder(source);
   folders.push(dir);
   return launchFunction(dir);
 }
@@ -52,23 +55,20 @@ async function launched(source: string, helpers: boolean): Promise<LaunchedFunct
 const json = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a@example.com"}' };
 
 describe('the platform launcher', () => {
-  it('reads the whole body of a Node-signature function before it runs when its config asks for helpers', async () => {
-    const fn = await launched(NODE_HANDLER, true);
-    expect(fn.signature).toBe('node');
-    const answer = await (await fetch(await serve(fn), json)).json();
-    expect(answer).toEqual({ streamed: '', helperBody: { email: 'a@example.com' } });
+  it('gives a function with a Web `fetch` export the untouched body', async () => {
+    const answer = await (await fetch(await serve(await launched(WEB_HANDLER)), json)).json();
+    expect(answer).toEqual({ method: 'POST', streamed: '{"email":"a@example.com"}' });
   });
 
-  it('leaves a Node-signature function the stream when helpers are off', async () => {
-    const fn = await launched(NODE_HANDLER, false);
-    const answer = await (await fetch(await serve(fn), json)).json();
-    expect(answer).toEqual({ streamed: '{"email":"a@example.com"}', helperBody: null });
+  it('calls the function a module exports for the method, and answers 405 for a method it does not export', async () => {
+    const url = await serve(await launched(METHOD_HANDLERS));
+    expect(await (await fetch(url, json)).json()).toEqual({ method: 'POST', streamed: '{"email":"a@example.com"}' });
+    const get = await fetch(url);
+    expect(get.status).toBe(405);
+    expect(await get.text()).toBe('');
   });
 
-  it('gives a function with a Web `fetch` export the untouched body, helpers or not', async () => {
-    const fn = await launched(WEB_HANDLER, true);
-    expect(fn.signature).toBe('web');
-    const answer = await (await fetch(await serve(fn), json)).json();
-    expect(answer).toEqual({ streamed: '{"email":"a@example.com"}', helperBody: null });
+  it('refuses a module that exports only a Node (req, res) function: every function exports the Web signature', async () => {
+    await expect(launched(NODE_HANDLER)).rejects.toThrow('handler.js exports no Web handler (fetch, or one per method)');
   });
 });

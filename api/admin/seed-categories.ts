@@ -1,5 +1,5 @@
 import { seedCategories } from '../../lib/categories/handlers.js';
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 
 export default route({
   GET: endpoint('admin', {}, seedCategories),

@@ -2,7 +2,7 @@ import { deleteCategory, getCategory, updateCategory } from '../../lib/categorie
 import { CategoryUpdateBody } from '../../lib/categories/schema.js';
 import { IdParams } from '../../lib/http/common-schemas.js';
 import { categoryTag } from '../../lib/http/edge-cache.js';
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 
 export default route({
   GET: endpoint('public', { params: IdParams }, getCategory, { edgeCache: { tags: ({ params }) => [categoryTag(params.id)] } }),

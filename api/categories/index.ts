@@ -1,6 +1,6 @@
 import { createCategory, listCategories } from '../../lib/categories/handlers.js';
 import { CategoryCreateBody } from '../../lib/categories/schema.js';
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 
 export default route({
   GET: endpoint('public', {}, listCategories, { edgeCache: { tags: () => ['categories', 'listings'] } }),

@@ -1,5 +1,5 @@
 import { runSweep } from '../../lib/cron/sweep.js';
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 
 export default route({
   GET: endpoint('cron', {}, runSweep),

@@ -1,5 +1,5 @@
 import { AssetParams, getReferenceAsset } from '../../lib/docs/handlers.js';
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 
 export default route({
   GET: endpoint('public', { params: AssetParams }, getReferenceAsset),

@@ -1,5 +1,5 @@
 import { liveness } from '../../lib/health/liveness.js';
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 
 export default route({
   GET: endpoint('public', {}, liveness),

@@ -1,6 +1,6 @@
 import '../../lib/listing-event-listeners.js';
 import { IdParams } from '../../lib/http/common-schemas.js';
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 import { deleteListing, getListing, updateListing } from '../../lib/listings/handlers.js';
 import { ListingUpdateBody, listingImagesForm } from '../../lib/listings/schema.js';
 

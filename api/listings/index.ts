@@ -1,5 +1,5 @@
 import '../../lib/listing-event-listeners.js';
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 import { createListing, listListings } from '../../lib/listings/handlers.js';
 import { ListingCreateBody, ListingListQuery, listingImagesForm } from '../../lib/listings/schema.js';
 

@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 import { listNotifications } from '../../lib/notifications/handlers.js';
 import { NotificationListQuery } from '../../lib/notifications/schema.js';
 

@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 import { markAllRead } from '../../lib/notifications/handlers.js';
 
 export default route({

@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 import { getFilterOptions } from '../../lib/storefront/handlers.js';
 import { FilterOptionsQuery } from '../../lib/storefront/schema.js';
 

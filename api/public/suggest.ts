@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 import { suggest } from '../../lib/storefront/handlers.js';
 import { SuggestQuery } from '../../lib/storefront/schema.js';
 

@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 import { getSettings, updateSettings } from '../../lib/settings/handlers.js';
 import { SettingsUpdateBody } from '../../lib/settings/schema.js';
 

@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 import { postingHealth } from '../../lib/syndication/health.js';
 
 export default route({

@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 import { listSyndicationLogs } from '../../lib/syndication/log-handlers.js';
 import { LogsQuery } from '../../lib/syndication/schema.js';
 

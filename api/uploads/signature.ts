@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../lib/http/route.js';
+import { endpoint, route } from '../../lib/service-route.js';
 import { createUploadSignature } from '../../lib/media/upload-signature.js';
 
 export default route({

@@ -1,7 +1,7 @@
 import { config } from '../config.js';
 import { getDb } from '../db/client.js';
 import { paginated, pagination, type Reply } from '../http/reply.js';
-import type { Input } from '../http/route.js';
+import type { Input } from '../http/endpoint-input.js';
 import { auditEntryPresenter } from './presenter.js';
 import { listAuditEntries, removeAuditEntriesOlderThan } from './queries.js';
 import type { AuditQuery } from './schema.js';

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../http/route.js';
+import type { RequestContext } from '../http/endpoint.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 
 const FIFTEEN_MINUTES = 15 * 60;

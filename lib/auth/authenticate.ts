@@ -2,17 +2,9 @@ import { eq } from 'drizzle-orm/sql/expressions/conditions';
 import { sql } from 'drizzle-orm/sql/sql';
 import { getDb, type Database } from '../db/client.js';
 import { users, type Role } from '../db/schema.js';
+import type { AuthUser } from '../http/access.js';
 import { ApiError } from '../http/api-error.js';
 import { verifyToken } from './tokens.js';
-
-/** The caller of an authenticated request (`req.user` in the spec). */
-export interface AuthUser {
-  id: string;
-  email: string;
-  name: string;
-  phone: string;
-  role: Role;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

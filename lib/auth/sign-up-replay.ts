@@ -3,7 +3,7 @@ import { getDb } from '../db/client.js';
 import { users } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { Reply } from '../http/reply.js';
-import type { SecretBearingAnswer } from '../http/route.js';
+import type { SecretBearingAnswer } from '../http/idempotency.js';
 import { signToken } from './tokens.js';
 
 const CREATED = 201;

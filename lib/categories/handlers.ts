@@ -5,7 +5,7 @@ import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { categoryTag, invalidateEdgeCache } from '../http/edge-cache.js';
 import { created, ok, type Reply } from '../http/reply.js';
-import type { RequestContext } from '../http/route.js';
+import type { RequestContext } from '../http/endpoint.js';
 import { log } from '../log.js';
 import { recordCategoryAudit } from './audit.js';
 import { DEFAULT_CATEGORIES } from './default-categories.js';

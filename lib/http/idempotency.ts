@@ -13,7 +13,7 @@ const ABANDONED_AFTER_SECONDS = 60;
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
-export interface IdempotentRequest {
+interface IdempotentRequest {
   key: string;
   scope: string;
   route: string;
@@ -21,7 +21,7 @@ export interface IdempotentRequest {
 }
 
 /** The header's key, or undefined without one; a malformed key is a 400. */
-export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   if (typeof header !== 'string' || !KEY_FORMAT.test(header)) {
     throw ApiError.badRequest('Invalid Idempotency-Key: 1 to 255 printable characters', [{ field: 'Idempotency-Key', message: 'must be 1 to 255 printable characters' }]);
@@ -30,7 +30,7 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
 }
 
 /** A digest of what the request asks for; file contents count by their own digest. */
-export function fingerprintOf(request: unknown): string {
+function fingerprintOf(request: unknown): string {
   const text = JSON.stringify(request, (_key, value: unknown) =>
     Buffer.isBuffer(value) || value instanceof Uint8Array ? `sha256:${crypto.createHash('sha256').update(value).digest('hex')}` : value,
   );
@@ -42,7 +42,7 @@ export function fingerprintOf(request: unknown): string {
  * answer (same request), 422 (another request), 409 (still running). A key past its lifetime, or
  * whose first request died unanswered, is taken anew.
  */
-export async function claimIdempotencyKey(request: IdempotentRequest): Promise<Reply | undefined> {
+async function claimIdempotencyKey(request: IdempotentRequest): Promise<Reply | undefined> {
   const db = await getDb();
   const reusable = sql`${idempotencyKeys.createdAt} < now() - make_interval(hours => ${KEY_LIFETIME_HOURS})
     or (${idempotencyKeys.status} is null and ${idempotencyKeys.createdAt} < now() - make_interval(secs => ${ABANDONED_AFTER_SECONDS}))`;
@@ -77,13 +77,47 @@ const saysTryLater = (status: number) => status === 429 || status >= 500;
  * Keeps the first answer for the key's lifetime; an answer that says "try later" is not kept, so the
  * client's retry runs anew.
  */
-export async function settleIdempotencyKey(request: IdempotentRequest, reply: Reply): Promise<void> {
+async function settleIdempotencyKey(request: IdempotentRequest, reply: Reply): Promise<void> {
   const db = await getDb();
   if (saysTryLater(reply.status) || reply.contentType) {
     await db.delete(idempotencyKeys).where(whereKey(request));
     return;
   }
   await db.update(idempotencyKeys).set({ status: reply.status, body: reply.body }).where(whereKey(request));
+}
+
+/**
+ * An answer that carries a secret the request did not (a new account's token): what is kept of it
+ * under an Idempotency-Key, without the secret, and how a replay of the kept answer is made whole
+ * again with a freshly issued one.
+ */
+export interface SecretBearingAnswer {
+  keep: (reply: Reply) => Reply;
+  replay: (kept: Reply) => Promise<Reply>;
+}
+
+/** A creating request that carries an Idempotency-Key, as the idempotency step reads it. */
+export interface KeyedRequest {
+  header: string | string[];
+  /** Whose key it is: the caller, or the address of an anonymous one. */
+  scope: string;
+  /** `METHOD /path`. */
+  route: string;
+  /** What the request asks (query, body, files), digested into the key's fingerprint. */
+  asks: unknown;
+}
+
+/**
+ * The idempotency step: the first request with a key runs `handle` (which answers errors as
+ * replies, so they are kept too) and keeps its answer; a retry gets that answer again.
+ */
+export async function answerOnce(request: KeyedRequest, secretBearing: SecretBearingAnswer | undefined, handle: () => Promise<Reply>): Promise<Reply> {
+  const key: IdempotentRequest = { key: idempotencyKeyOf(request.header)!, scope: request.scope, route: request.route, fingerprint: fingerprintOf(request.asks) };
+  const earlier = await claimIdempotencyKey(key);
+  if (earlier) return secretBearing ? secretBearing.replay(earlier) : earlier;
+  const reply = await handle();
+  await settleIdempotencyKey(key, secretBearing ? secretBearing.keep(reply) : reply);
+  return reply;
 }
 
 /** Removes keys past their lifetime (the sweeper does this); answers how many went. */

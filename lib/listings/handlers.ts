@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { AuthUser } from '../auth/authenticate.js';
+import type { AuthUser } from '../http/access.js';
 import { getCategoryOrThrow } from '../categories/queries.js';
 import { getDb, type Executor } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
@@ -8,7 +8,8 @@ import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { categoryTag, invalidateEdgeCache } from '../http/edge-cache.js';
 import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
-import type { Input, RequestContext } from '../http/route.js';
+import type { RequestContext } from '../http/endpoint.js';
+import type { Input } from '../http/endpoint-input.js';
 import { markDirectUploadsAttached } from '../media/direct-upload-records.js';
 import type { ProcessedImage } from '../media/image-processing.js';
 import { findPhotoRecords, photoRecordsByRef, recordPhotos, type PhotoRecord } from '../media/photo-records.js';

@@ -1,4 +1,4 @@
-import type { AuthUser } from '../auth/authenticate.js';
+import type { AuthUser } from '../http/access.js';
 import type { Executor } from '../db/client.js';
 import { notify, notifyRole, type NewNotification } from '../notifications/notify.js';
 

@@ -1,6 +1,6 @@
 import { getDb } from '../db/client.js';
 import { ok, type Reply } from '../http/reply.js';
-import type { RequestContext } from '../http/route.js';
+import type { RequestContext } from '../http/endpoint.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { recordIssuedUpload } from './direct-upload-records.js';
 import { currentImageStorage } from './storage.js';

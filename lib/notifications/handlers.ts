@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { AuthUser } from '../auth/authenticate.js';
+import type { AuthUser } from '../http/access.js';
 import { getDb } from '../db/client.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';

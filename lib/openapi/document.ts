@@ -2,7 +2,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { EXACT_TOTAL_LIMIT } from '../db/bounded-total.js';
 import { PROBE_WINDOW, WALK_WINDOW } from '../listings/read-tuning.js';
 import { CACHE_TAG_HEADER, EDGE_CACHE_CONTROL } from '../http/edge-cache.js';
-import { HTTP_METHODS, type Endpoint, type HttpMethod } from '../http/route.js';
+import { HTTP_METHODS, type Endpoint, type HttpMethod } from '../http/endpoint.js';
 import { requestJsonSchema, type JsonSchema } from './json-schema.js';
 import { OPERATION_NOTES, type OperationNotes } from './operations.js';
 import { DEPRECATED_ALIASES, ROUTE_ALIASES, ROUTE_MODULES } from './route-modules.js';

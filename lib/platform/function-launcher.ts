@@ -4,25 +4,20 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { pathToFileURL } from 'node:url';
-import { addNodeHelpers } from './node-helpers.js';
 
 /** A function's `.vc-config.json`, the part a Node launcher reads. */
 export interface FunctionConfig {
   handler: string;
   launcherType?: string;
-  shouldAddHelpers?: boolean;
   maxDuration?: number;
 }
 
 type WebHandler = (request: Request) => Promise<Response> | Response;
-type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 const WEB_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 export interface LaunchedFunction {
   config: FunctionConfig;
-  /** `web` when the module exports the Web signature (`fetch` or method functions), which gets no helpers. */
-  signature: 'web' | 'node';
   invoke: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
 
@@ -57,35 +52,22 @@ async function writeWebResponse(res: ServerResponse, response: Response): Promis
 /**
  * Loads one function from its `.func` folder as the platform's Node launcher does: the handler
  * module in the folder's own module graph (its own copies of every dependency), its default export
- * unwrapped, the Web signature detected, and the Node helpers added only to a Node-signature
- * function whose config asks for them.
+ * unwrapped, and invoked through its Web signature (`fetch`, or one function per method), which
+ * every function of this project exports and which the platform's Node helpers never touch.
  */
 export async function launchFunction(funcDir: string): Promise<LaunchedFunction> {
   const config = JSON.parse(fs.readFileSync(path.join(funcDir, '.vc-config.json'), 'utf8')) as FunctionConfig;
-  let listener = (await import(pathToFileURL(path.join(funcDir, config.handler)).href)) as Record<string, unknown>;
-  for (let depth = 0; depth < 5 && listener.default; depth += 1) listener = listener.default as Record<string, unknown>;
-  const webHandlers = WEB_METHODS.filter((method) => typeof listener[method] === 'function');
-  if (typeof listener.fetch === 'function' || webHandlers.length > 0) {
-    const handlerFor = (method: string): WebHandler | undefined =>
-      typeof listener.fetch === 'function' ? (listener.fetch as WebHandler) : (listener[method] as WebHandler | undefined);
-    return {
-      config,
-      signature: 'web',
-      invoke: async (req, res) => {
-        const handler = handlerFor(req.method ?? 'GET');
-        const response = handler ? await handler(toWebRequest(req)) : new Response(null, { status: 405 });
-        await writeWebResponse(res, response);
-      },
-    };
-  }
-  if (typeof listener !== 'function') throw new Error(`${config.handler} exports no handler the platform can invoke`);
-  const nodeListener = listener as unknown as NodeListener;
+  let exported = (await import(pathToFileURL(path.join(funcDir, config.handler)).href)) as Record<string, unknown>;
+  for (let depth = 0; depth < 5 && exported.default; depth += 1) exported = exported.default as Record<string, unknown>;
+  const handlerFor = (method: string): WebHandler | undefined =>
+    typeof exported.fetch === 'function' ? (exported.fetch as WebHandler) : typeof exported[method] === 'function' ? (exported[method] as WebHandler) : undefined;
+  if (!WEB_METHODS.some((method) => handlerFor(method))) throw new Error(`${config.handler} exports no Web handler (fetch, or one per method)`);
   return {
     config,
-    signature: 'node',
     invoke: async (req, res) => {
-      if (config.shouldAddHelpers) await addNodeHelpers(req, res);
-      await nodeListener(req, res);
+      const handler = handlerFor(req.method ?? 'GET');
+      const response = handler ? await handler(toWebRequest(req)) : new Response(null, { status: 405 });
+      await writeWebResponse(res, response);
     },
   };
 }

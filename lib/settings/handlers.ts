@@ -5,7 +5,8 @@ import { getDb, type Executor } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { invalidateEdgeCache } from '../http/edge-cache.js';
 import { ok, type Reply } from '../http/reply.js';
-import type { Input, RequestContext } from '../http/route.js';
+import type { RequestContext } from '../http/endpoint.js';
+import type { Input } from '../http/endpoint-input.js';
 import { readSettings, readStoredSettings, writeSettings, type Settings } from './queries.js';
 import { KEPT_SETTINGS, RENAMED_SETTINGS, type SettingsUpdateBody } from './schema.js';
 

@@ -5,7 +5,7 @@ import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
 import { invalidateEdgeCache, type CacheTag } from '../http/edge-cache.js';
 import { created, ok, type Reply } from '../http/reply.js';
-import type { RequestContext } from '../http/route.js';
+import type { RequestContext } from '../http/endpoint.js';
 import {
   deleteConfigRow,
   environmentConfig,

@@ -1,8 +1,8 @@
-import type { AuthUser } from '../auth/authenticate.js';
+import type { AuthUser } from '../http/access.js';
 import { getDb } from '../db/client.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import { ok, type Reply } from '../http/reply.js';
-import type { RequestContext } from '../http/route.js';
+import type { RequestContext } from '../http/endpoint.js';
 import { findListingWithRules } from '../listings/queries.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { plainCaption } from './caption.js';

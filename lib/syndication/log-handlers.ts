@@ -1,6 +1,6 @@
 import { getDb } from '../db/client.js';
 import { paginated, pagination, type Reply } from '../http/reply.js';
-import type { RequestContext } from '../http/route.js';
+import type { RequestContext } from '../http/endpoint.js';
 import { logPresenter } from './presenter.js';
 import { listLogs } from './queries.js';
 import type { LogsFilter } from './schema.js';

@@ -3,7 +3,7 @@ import { config } from '../config.js';
 import { getDb } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';
 import { ok, raw, type Reply } from '../http/reply.js';
-import type { RequestContext } from '../http/route.js';
+import type { RequestContext } from '../http/endpoint.js';
 import { secretMatches } from '../http/shared-secret.js';
 import { readCached, writeCached } from './cache.js';
 import { ChannelError } from './channel-error.js';

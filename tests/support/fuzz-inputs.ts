@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
-import type { Access, HttpMethod, Schemas } from '../../lib/http/route.js';
+import type { HttpMethod } from '../../lib/http/endpoint.js';
+import type { Schemas } from '../../lib/http/endpoint-input.js';
+import type { Access } from '../../lib/http/access.js';
 import { discoverRoutes } from '../../lib/local-server/route-table.js';
 import type { RouteHandler } from '../../lib/http/route.js';
 import { pathToFileURL } from 'node:url';

@@ -1,6 +1,6 @@
 import { createAgentCode, listCodes } from '../../../lib/auth/agent-code-handlers.js';
 import { AdminListQuery, AgentCodeCreateBody } from '../../../lib/auth/schema.js';
-import { endpoint, route } from '../../../lib/http/route.js';
+import { endpoint, route } from '../../../lib/service-route.js';
 
 export default route({
   GET: endpoint('admin', { query: AdminListQuery }, listCodes),

@@ -1,5 +1,5 @@
 import { IdParams } from '../../../lib/http/common-schemas.js';
-import { endpoint, route } from '../../../lib/http/route.js';
+import { endpoint, route } from '../../../lib/service-route.js';
 import { markRead } from '../../../lib/notifications/handlers.js';
 
 export default route({

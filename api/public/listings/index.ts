@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../../lib/http/route.js';
+import { endpoint, route } from '../../../lib/service-route.js';
 import { listPublicListings } from '../../../lib/storefront/handlers.js';
 import { PublicListingsQuery } from '../../../lib/storefront/schema.js';
 

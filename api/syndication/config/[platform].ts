@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../../lib/http/route.js';
+import { endpoint, route } from '../../../lib/service-route.js';
 import { deleteConfig, getConfig } from '../../../lib/syndication/config-handlers.js';
 import { PlatformParams } from '../../../lib/syndication/schema.js';
 

@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../../lib/http/route.js';
+import { endpoint, route } from '../../../lib/service-route.js';
 import { listConfigs, saveConfig } from '../../../lib/syndication/config-handlers.js';
 import { ConfigBody } from '../../../lib/syndication/schema.js';
 

@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../../lib/http/route.js';
+import { endpoint, route } from '../../../lib/service-route.js';
 import { editChannelMessage } from '../../../lib/syndication/handlers.js';
 import { EditMessageBody, MessageIdParams } from '../../../lib/syndication/schema.js';
 

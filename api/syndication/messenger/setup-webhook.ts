@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../../lib/http/route.js';
+import { endpoint, route } from '../../../lib/service-route.js';
 import { setupWebhook } from '../../../lib/syndication/messenger-handlers.js';
 
 export default route({

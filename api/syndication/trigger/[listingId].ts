@@ -1,4 +1,4 @@
-import { endpoint, route } from '../../../lib/http/route.js';
+import { endpoint, route } from '../../../lib/service-route.js';
 import { triggerSyndication } from '../../../lib/syndication/handlers.js';
 import { ListingIdParams } from '../../../lib/syndication/schema.js';
 

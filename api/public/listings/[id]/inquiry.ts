@@ -1,5 +1,5 @@
 import { IdParams } from '../../../../lib/http/common-schemas.js';
-import { endpoint, route } from '../../../../lib/http/route.js';
+import { endpoint, route } from '../../../../lib/service-route.js';
 import { recordInquiry } from '../../../../lib/storefront/handlers.js';
 import { InquiryBody } from '../../../../lib/storefront/schema.js';
 

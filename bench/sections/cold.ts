@@ -1,10 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { discoverRoutes } from '../lib/local-server/route-table.js';
-import type { RouteHandler } from '../lib/http/route.js';
 import { pathToFileURL } from 'node:url';
+import type { RouteHandler } from '../../lib/http/route.js';
+import { discoverRoutes } from '../../lib/local-server/route-table.js';
+import { table, type BenchContext } from '../harness.js';
 
-export interface ColdStartRow {
+/** The slowest cold import a compiled function may take. */
+const IMPORT_TARGET_MS = 150;
+
+interface ColdStartRow {
   route: string;
   method: string;
   access: string;
@@ -27,7 +31,7 @@ function probe(modulePath: string, requestPath: string, method: string, env: Nod
  * For each compiled function: the time to import it in a fresh Node process and to serve a first
  * request (its cold start), and which heavy packages its import graph pulls in.
  */
-export async function measureColdStarts(distDir: string, env: NodeJS.ProcessEnv): Promise<ColdStartRow[]> {
+async function measureColdStarts(distDir: string, env: NodeJS.ProcessEnv): Promise<ColdStartRow[]> {
   const rows: ColdStartRow[] = [];
   for (const route of discoverRoutes(path.join(distDir, 'api'))) {
     const handler = ((await import(pathToFileURL(route.modulePath).href)) as { default: RouteHandler }).default;
@@ -39,4 +43,21 @@ export async function measureColdStarts(distDir: string, env: NodeJS.ProcessEnv)
     rows.push({ route: route.pattern, method, access: endpoint!.access, ...timing, heavy: imports.heavy });
   }
   return rows;
+}
+
+/** Each compiled function's cold import and first request, against the import target. */
+export async function benchColdStarts(context: BenchContext): Promise<boolean> {
+  // The first requests read the benchmark database, as a deployed function's would.
+  await context.store();
+  console.log('\n## Cold start: import of each compiled function in a fresh Node process, then its first request\n');
+  const rows = await measureColdStarts(path.resolve('dist'), context.env);
+  table(
+    ['route', 'method', 'access', 'import ms', 'first request ms', 'heavy packages'],
+    rows.map((row) => [row.route, row.method, row.access, row.importMs.toFixed(0), row.firstRequestMs.toFixed(0), row.heavy.join(', ') || '-']),
+  );
+  const slowest = rows.reduce((max, row) => Math.max(max, row.importMs), 0);
+  console.log(`\nslowest import ${slowest.toFixed(0)} ms (target <= ${IMPORT_TARGET_MS} ms); GET routes importing a heavy package: ${
+    rows.filter((row) => row.method === 'GET' && row.heavy.length > 0).map((row) => row.route).join(', ') || 'none'
+  }`);
+  return slowest <= IMPORT_TARGET_MS;
 }

@@ -1,6 +1,17 @@
-import { execFileSync } from 'node:child_process';
-import pg from 'pg';
-import { send, startService, statementsOf, type BenchRequest, type CapturedStatement, type Service } from './service.js';
+import type pg from 'pg';
+import {
+  ensureDatabase,
+  median,
+  runScript,
+  send,
+  startService,
+  statementsOf,
+  withClient,
+  type BenchContext,
+  type BenchRequest,
+  type CapturedStatement,
+  type Service,
+} from '../harness.js';
 
 /** Every request answers within this, one at a time, at a million listings. */
 const BUDGET_MS = 50;
@@ -11,12 +22,6 @@ const SCALE_POSTING_LOG_ENTRIES = 1_000_000;
 /** How far apart the seeded entries are: a million of them span about a year. */
 const SEEDED_ENTRY_SPACING_SECONDS = 30;
 const RUNS = 5;
-
-interface ScaleOptions {
-  /** The benchmark's environment; DATABASE_URL is replaced by the scale database's. */
-  env: NodeJS.ProcessEnv;
-  databaseUrl: string;
-}
 
 interface TimedRequest extends BenchRequest {
   name: string;
@@ -29,35 +34,17 @@ interface Timing {
   request: BenchRequest;
 }
 
-async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Migrates the scale database and fills it to a million listings (kept between runs: seeding takes minutes). */
-async function prepareDatabase(options: ScaleOptions, env: NodeJS.ProcessEnv): Promise<void> {
-  const target = new URL(options.databaseUrl);
-  const maintenance = new URL(options.databaseUrl);
-  maintenance.pathname = '/postgres';
-  await withClient(maintenance.toString(), async (client) => {
-    const name = target.pathname.slice(1);
-    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (!rowCount) await client.query(`create database "${name.replace(/"/g, '')}"`);
-  });
-  const run = (script: string, args: string[] = []) => execFileSync(process.execPath, ['--import', 'tsx', script, ...args], { env, stdio: 'inherit' });
-  run('scripts/migrate.ts');
-  const present = await withClient(options.databaseUrl, async (client) => Number((await client.query('select count(*) from listings')).rows[0].count));
+async function prepareDatabase(databaseUrl: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await ensureDatabase(databaseUrl);
+  runScript('scripts/migrate.ts', [], env);
+  const present = await withClient(databaseUrl, async (client) => countOf(client, 'listings'));
   if (present < SCALE_LISTINGS) {
-    run('scripts/seed.ts', ['--listings', String(SCALE_LISTINGS - present)]);
+    runScript('scripts/seed.ts', ['--listings', String(SCALE_LISTINGS - present)], env);
     // As autovacuum would soon: visibility for index-only reads, statistics for the planner.
-    await withClient(options.databaseUrl, (client) => client.query('vacuum analyze listings'));
+    await withClient(databaseUrl, (client) => client.query('vacuum analyze listings'));
   }
-  await withClient(options.databaseUrl, async (client) => {
+  await withClient(databaseUrl, async (client) => {
     await seedAuditTrail(client);
     await seedPostingLog(client);
   });
@@ -132,8 +119,7 @@ async function timed(request: TimedRequest): Promise<Timing> {
     // The first run warms the statement and the pages it reads; the median is of the other five.
     if (run > 0) durations.push(performance.now() - started);
   }
-  durations.sort((a, b) => a - b);
-  return { name: request.name, medianMs: durations[Math.floor(RUNS / 2)]!, status, request };
+  return { name: request.name, medianMs: median(durations), status, request };
 }
 
 /** One write per run, each on its own listing, so every run does the same work. */
@@ -147,8 +133,7 @@ async function timedWrite(name: string, requests: BenchRequest[]): Promise<Timin
     durations.push(performance.now() - started);
     status = response.status;
   }
-  durations.sort((a, b) => a - b);
-  return { name, medianMs: durations[Math.floor(durations.length / 2)]!, status, request: requests[0]! };
+  return { name, medianMs: median(durations), status, request: requests[0]! };
 }
 
 interface Fixture {
@@ -164,15 +149,15 @@ interface Fixture {
   auditedListing: string;
 }
 
-async function tokensAndIds(options: ScaleOptions): Promise<Fixture> {
-  const { config } = await import('../lib/config.js');
-  const { connect } = await import('../lib/db/client.js');
-  const { upsertAdmin } = await import('../lib/auth/bootstrap-admin.js');
-  const { signToken } = await import('../lib/auth/tokens.js');
-  const connection = await connect(config(), options.databaseUrl);
+async function tokensAndIds(databaseUrl: string): Promise<Fixture> {
+  const { config } = await import('../../lib/config.js');
+  const { connect } = await import('../../lib/db/client.js');
+  const { upsertAdmin } = await import('../../lib/auth/bootstrap-admin.js');
+  const { signToken } = await import('../../lib/auth/tokens.js');
+  const connection = await connect(config(), databaseUrl);
   const admin = await upsertAdmin(connection.db, { email: 'bench-admin@example.com', password: 'bench-admin-password', name: 'Bench Admin', phone: '' });
   await connection.close();
-  return withClient(options.databaseUrl, async (client) => {
+  return withClient(databaseUrl, async (client) => {
     const busiest = (await client.query(`select u.id, u.email, sum(t.listings)::int as listings from users u join agent_listing_totals t on t."agentId" = u.id
       group by u.id order by 3 desc limit 1`)).rows[0] as { id: string; email: string; listings: number };
     const category = async (name: string) => ((await client.query('select id from categories where name = $1', [name])).rows[0] as { id: string }).id;
@@ -394,7 +379,6 @@ async function durationOf(request: BenchRequest): Promise<{ ms: number; status: 
 async function hostileLoad(): Promise<string[]> {
   const plain: BenchRequest = { path: '/api/public/listings' };
   const ready: BenchRequest = { path: '/api/health/ready' };
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const usual = async (request: BenchRequest) => {
     await durationOf(request);
     const runs: number[] = [];
@@ -445,19 +429,20 @@ async function sizes(databaseUrl: string): Promise<string> {
   return `\nDatabase ${row.database}, of which the listings table with its indexes ${row.listings}: ${row.ratio}x the listings.`;
 }
 
-export async function benchScale(options: ScaleOptions): Promise<void> {
+export async function benchScale(context: BenchContext): Promise<boolean> {
+  const databaseUrl = context.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mkt_scale';
   // Every request reaches the database: an answer kept by the instance (ANSWER_CACHE_MS) would time nothing.
-  const env: NodeJS.ProcessEnv = { ...options.env, DATABASE_URL: options.databaseUrl, ANSWER_CACHE_MS: '0' };
+  const env: NodeJS.ProcessEnv = { ...context.env, DATABASE_URL: databaseUrl, ANSWER_CACHE_MS: '0' };
   console.log(`\n## Scale: every request at ${SCALE_LISTINGS.toLocaleString('en-US')} listings, one at a time, median of ${RUNS} after a warm-up (budget ${BUDGET_MS} ms)\n`);
-  await prepareDatabase(options, env);
-  const fixture = await tokensAndIds(options);
+  await prepareDatabase(databaseUrl, env);
+  const fixture = await tokensAndIds(databaseUrl);
   let service: Service = await startService(env);
   let timings: Timing[];
   let load: string[];
   try {
     timings = [];
     for (const request of readRequests(fixture)) timings.push(await timed(request));
-    timings.push(...(await writeTimings(fixture, options.databaseUrl)));
+    timings.push(...(await writeTimings(fixture, databaseUrl)));
     load = await hostileLoad();
   } finally {
     await service.stop();
@@ -470,15 +455,16 @@ export async function benchScale(options: ScaleOptions): Promise<void> {
   const over = timings.filter((timing) => timing.medianMs > BUDGET_MS);
   console.log(`\n${timings.length - over.length} of ${timings.length} within ${BUDGET_MS} ms; ${failed.length} answered 5xx.`);
   console.log(load.join('\n'));
-  console.log(await sizes(options.databaseUrl));
-  if (over.length === 0) return;
+  console.log(await sizes(databaseUrl));
+  if (over.length === 0) return failed.length === 0;
   service = await startService({ ...env, LOG_LEVEL: 'debug' });
   try {
     for (const timing of over.filter((entry) => (entry.request.method ?? 'GET') === 'GET')) {
       console.log(`\n### ${timing.name}: ${timing.medianMs.toFixed(1)} ms, ${timing.request.path}`);
-      console.log((await explain(options.databaseUrl, await statementsOf(service, timing.request))).join('\n'));
+      console.log((await explain(databaseUrl, await statementsOf(service, timing.request))).join('\n'));
     }
   } finally {
     await service.stop();
   }
+  return false;
 }

@@ -1,0 +1,35 @@
+import { query, runScript, ensureDatabase, type BenchStore } from './harness.js';
+
+/**
+ * Creates, migrates and seeds the benchmark database up to `listings` listings, and signs in its
+ * administrator and an agent. The project's modules imported here read the benchmark's
+ * environment from process.env, which the runner has set.
+ */
+export async function prepareStore(databaseUrl: string, listings: number, env: NodeJS.ProcessEnv): Promise<BenchStore> {
+  await ensureDatabase(databaseUrl);
+  const { runMigrations } = await import('../lib/db/migrate.js');
+  await runMigrations();
+  const [{ count } = { count: '0' }] = await query<{ count: string }>(databaseUrl, 'select count(*) from listings');
+  if (Number(count) < listings) runScript('scripts/seed.ts', ['--listings', String(listings - Number(count))], env);
+
+  const { getDb, closeDb } = await import('../lib/db/client.js');
+  const { upsertAdmin } = await import('../lib/auth/bootstrap-admin.js');
+  const { signToken } = await import('../lib/auth/tokens.js');
+  const admin = await upsertAdmin(await getDb(), { email: 'bench-admin@example.com', password: 'bench-admin-password', name: 'Bench Admin', phone: '' });
+  await closeDb();
+  const [agent] = await query<{ id: string; email: string }>(databaseUrl, `select id, email from users where role = 'AGENT' order by email limit 1`);
+  const [phones] = await query<{ id: string }>(databaseUrl, `select id from categories where name = 'PHONES'`);
+  const categories = await query<{ displayName: string }>(databaseUrl, `select "displayName" from categories order by name`);
+  const [available] = await query<{ id: string }>(databaseUrl, `select id from listings where status = 'AVAILABLE' order by "createdAt" desc offset 100 limit 1`);
+  const store: BenchStore = {
+    databaseUrl,
+    listings: Math.max(Number(count), listings),
+    adminToken: await signToken({ id: admin.id, email: 'bench-admin@example.com', role: 'SUPER_ADMIN' }),
+    agentToken: await signToken({ id: agent!.id, email: agent!.email, role: 'AGENT' }),
+    phonesCategoryId: phones!.id,
+    categoryNames: categories.map((category) => category.displayName),
+    availableListingId: available!.id,
+  };
+  console.log(`\nBenchmark database ${databaseUrl.replace(/\/\/[^@]*@/, '//')}: ${store.listings.toLocaleString('en-US')} listings`);
+  return store;
+}
