@@ -48,7 +48,15 @@ describe('the storefront read planner', () => {
     expect(planStorefrontRead(request({ order: 'price_asc' }))).toEqual({ name: 'price-index', direction: 'asc' });
     expect(planStorefrontRead(request({ order: 'price_desc', filters: { category: 'Phones' } }))).toEqual({ name: 'price-index', direction: 'desc' });
     expect(planStorefrontRead(request({ order: 'price_desc', filters: { priceMax: 900 } }))).toEqual({ name: 'price-sources', direction: 'desc' });
+    expect(planStorefrontRead(request({ order: 'price_asc', filters: { attributes: [['brand', 'Apple']], category: 'Phones' } })).name).toBe('price-sources');
+    expect(planStorefrontRead(request({ order: 'price_asc', filters: { attributes: [['brand', 'Apple'], ['storage', '1TB']] } })).name).toBe('price-sources');
+    expect(planStorefrontRead(request({ order: 'price_asc', filters: { attributes: [['brand', 'x'.repeat(300)]] } })).name).toBe('price-sources');
     expect(planStorefrontRead(request({ order: 'price_asc', filters: { search: searchFor('iphone') } }))).toEqual({ name: 'price-sources', direction: 'asc' });
+  });
+
+  it("reads price order from the term's postings alone for one attribute filter and nothing else", () => {
+    expect(planStorefrontRead(request({ order: 'price_asc', filters: { attributes: [['Brand', 'Apple']] } }))).toEqual({ name: 'price-postings', direction: 'asc', term: 'brand=apple' });
+    expect(planStorefrontRead(request({ order: 'price_desc', page: 200, filters: { attributes: [['storage', '1TB']] } }))).toEqual({ name: 'price-postings', direction: 'desc', term: 'storage=1tb' });
   });
 
   it('ranks by relevance only with a search', () => {

@@ -149,6 +149,17 @@ export async function postedConditions(executor: Executor, search: PostedSearch)
 }
 
 /**
+ * The ids of a page of the listings holding one posted attribute term, in price order (newest
+ * first among equal prices), as a subquery: the term's postings alone are its matches, so the page
+ * is read from their index, and only its rows from the listings.
+ */
+export function postedTermPageIds(term: string, direction: 'asc' | 'desc', offset: number, limit: number): SQL {
+  const order = direction === 'asc' ? sql`price asc, "createdAt" desc, "listingId" desc` : sql`price desc, "createdAt" desc, "listingId" desc`;
+  return sql`(select ${searchPostings.listingId} from ${searchPostings} where ${searchPostings.key} = ${term}
+    order by ${order} limit ${limit} offset ${offset})`;
+}
+
+/**
  * Candidates in price order (newest first among equal prices): the first `window` of the
  * condition's postings and of the listings holding it among their other words, each listing once.
  */

@@ -1,12 +1,13 @@
-import { and, eq } from 'drizzle-orm/sql/expressions/conditions';
+import { and, eq, inArray } from 'drizzle-orm/sql/expressions/conditions';
+import { asc, desc } from 'drizzle-orm/sql/expressions/select';
 import { sql } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
-import { newestFirst, newestFirstPage, newestFirstTotal, type NewestFirstSearch } from '../listings/newest-first.js';
+import { newestFirst, newestFirstPage, newestFirstTotal, pageOf, type NewestFirstSearch } from '../listings/newest-first.js';
 import { priceBandPage, priceBandTotal, type PriceBandSearch } from '../listings/price-bands.js';
 import { priceOrderedPage } from '../listings/price-ordered.js';
-import { postedConditions } from '../listings/search-postings.js';
+import { postedConditions, postedTermPageIds } from '../listings/search-postings.js';
 import { relevantFirstPage } from '../listings/relevant-first.js';
 import { relevanceOf } from '../search/word-matches.js';
 import { categoryNamed, postedSearchOf, publicPageRows, publicSearch, type PublicListingPageRow } from './queries.js';
@@ -73,6 +74,14 @@ const executors: Executors = {
   'price-bands': (_plan, { executor, request, search }) => priceBandPage(executor, priceBandSearchOf(request, search), publicPageRows),
   'newest-walk': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
   'price-index': (plan, { executor, search }) => priceOrderedPage(executor, search, plan.direction, publicPageRows, []),
+  'price-postings': async (plan, { executor, search }) => {
+    const order = [plan.direction === 'asc' ? asc(listings.price) : desc(listings.price), ...newestFirst];
+    const [rows, total] = await Promise.all([
+      publicPageRows(executor, sql`null`).where(inArray(listings.id, postedTermPageIds(plan.term, plan.direction, search.offset, search.limit))).orderBy(...order),
+      search.counted ? newestFirstTotal(executor, search) : undefined,
+    ]);
+    return { rows: pageOf(rows), total };
+  },
   'price-sources': async (plan, { executor, request, search }) =>
     priceOrderedPage(executor, search, plan.direction, publicPageRows, await postedConditions(executor, postedSearchOf(request.filters))),
   'relevant-first': (_plan, { executor, request, search }) => relevantFirstPage(executor, search, relevanceOf(request.filters.search!), publicPageRows),

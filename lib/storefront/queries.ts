@@ -77,7 +77,7 @@ const amenitiesOfListing = sql`(case jsonb_typeof(${listings.attributes} -> 'ame
   else array[]::text[] end)`;
 
 /** The attribute filters as the `name=value` terms listings keep (lower-cased, migration 0016). */
-function attributeTermsOf(filters: PublicListingFilters): string[] {
+export function attributeTermsOf(filters: PublicListingFilters): string[] {
   return filters.attributes.map(([name, value]) => `${name.toLowerCase()}=${value.toLowerCase()}`);
 }
 

@@ -1,5 +1,6 @@
 import { DEFERRED_FROM } from '../listings/read-tuning.js';
-import type { PublicListingFilters } from './queries.js';
+import { LONGEST_POSTED_TERM } from '../listings/search-postings.js';
+import { attributeTermsOf, type PublicListingFilters } from './queries.js';
 import type { PublicListingOrder } from './schema.js';
 
 /**
@@ -36,7 +37,9 @@ export type StorefrontReadPlan =
   | { name: 'newest-walk' }
   /** By price without row conditions: the price index of the status (and category), and the kept total. */
   | { name: 'price-index'; direction: 'asc' | 'desc' }
-  /** By price with row conditions: candidates from the postings or the price index, and the newest-first total. */
+  /** By price with one attribute filter alone: the page from its term's postings, and the newest-first total. */
+  | { name: 'price-postings'; direction: 'asc' | 'desc'; term: string }
+  /** By price with other row conditions: candidates from the postings or the price index, and the newest-first total. */
   | { name: 'price-sources'; direction: 'asc' | 'desc' }
   /** By relevance: the newest matches ranked, tier by tier. */
   | { name: 'relevant-first' };
@@ -64,6 +67,16 @@ export function hasPriceRangeOnly(filters: PublicListingFilters): boolean {
   );
 }
 
+/**
+ * The attribute term of a list filtered by one attribute and nothing else (not even a category),
+ * when it is posted: its postings are then exactly the matches.
+ */
+function postedTermAlone(filters: PublicListingFilters): string | undefined {
+  if (filters.category !== undefined || hasRowConditions({ ...filters, attributes: [] }) || filters.attributes.length !== 1) return undefined;
+  const [term] = attributeTermsOf(filters);
+  return term!.length <= LONGEST_POSTED_TERM ? term : undefined;
+}
+
 /** The offset of the request's first row. */
 export function offsetOf(request: StorefrontReadRequest): number {
   return ((request.page ?? 1) - 1) * request.limit;
@@ -79,7 +92,9 @@ export function planStorefrontRead(request: StorefrontReadRequest): StorefrontRe
   if (offset >= SERVED_RESULTS) return { name: 'past-served', total: priceRangeOnly ? 'price-bands' : rowConditions ? 'walked' : 'kept' };
   if (order === 'price_asc' || order === 'price_desc') {
     const direction = order === 'price_asc' ? 'asc' : 'desc';
-    return rowConditions ? { name: 'price-sources', direction } : { name: 'price-index', direction };
+    if (!rowConditions) return { name: 'price-index', direction };
+    const term = postedTermAlone(filters);
+    return term === undefined ? { name: 'price-sources', direction } : { name: 'price-postings', direction, term };
   }
   if (order === 'relevance' && filters.search) return { name: 'relevant-first' };
   if (priceRangeOnly) return { name: 'price-bands' };
