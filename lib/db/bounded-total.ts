@@ -27,16 +27,16 @@ export async function estimatedRows(executor: Executor, statement: SQLWrapper): 
 }
 
 /**
- * The rows `matching` (a select of the matching rows) returns: counted exactly up to
- * EXACT_TOTAL_LIMIT, so the cost is bounded whatever the filter; beyond it, the planner's estimate
- * (never below the limit), flagged as not exact.
+ * The rows `matching` (a select of the matching rows) returns: counted exactly up to `limit`
+ * (EXACT_TOTAL_LIMIT unless each row costs more to count), so the cost is bounded whatever the
+ * filter; beyond it, the planner's estimate (never below the limit), flagged as not exact.
  */
-export async function boundedTotal(executor: Executor, matching: SQLWrapper): Promise<MatchedTotal> {
+export async function boundedTotal(executor: Executor, matching: SQLWrapper, limit = EXACT_TOTAL_LIMIT): Promise<MatchedTotal> {
   const rows = await queryRows<{ total: number }>(
     executor,
-    sql`select count(*)::int as total from (${matching} limit ${sql.raw(String(EXACT_TOTAL_LIMIT + 1))}) as matching`,
+    sql`select count(*)::int as total from (${matching} limit ${sql.raw(String(limit + 1))}) as matching`,
   );
   const total = Number(rows[0]?.total ?? 0);
-  if (total <= EXACT_TOTAL_LIMIT) return { total, exact: true };
-  return { total: Math.max(await estimatedRows(executor, matching), EXACT_TOTAL_LIMIT + 1), exact: false };
+  if (total <= limit) return { total, exact: true };
+  return { total: Math.max(await estimatedRows(executor, matching), limit + 1), exact: false };
 }

@@ -139,6 +139,13 @@ export async function findLogWithListing(executor: Executor, id: string): Promis
   return row;
 }
 
+/**
+ * The log entries of one agent's listings counted one by one: each is found through a listing of
+ * the agent, an index probe apiece, so a busy agent's (tens of thousands) would cost far more to
+ * count than the page. Past these, the planner's estimate, flagged.
+ */
+const COUNTED_AGENT_LOGS = 1_000;
+
 /** A page of log entries, newest first; `agentId` limits them to that agent's listings. */
 export async function listLogs(executor: Executor, filter: LogsFilter, agentId: string | undefined): Promise<{ rows: LogWithListing[]; total: MatchedTotal }> {
   const conditions: SQL[] = [];
@@ -156,7 +163,11 @@ export async function listLogs(executor: Executor, filter: LogsFilter, agentId: 
       .orderBy(desc(syndicationLogs.runAt), desc(syndicationLogs.id))
       .limit(filter.limit)
       .offset(offsetOf(filter)),
-    boundedTotal(executor, executor.select({ id: syndicationLogs.id }).from(syndicationLogs).innerJoin(listings, eq(listings.id, syndicationLogs.listingId)).where(where)),
+    boundedTotal(
+      executor,
+      executor.select({ id: syndicationLogs.id }).from(syndicationLogs).innerJoin(listings, eq(listings.id, syndicationLogs.listingId)).where(where),
+      agentId ? COUNTED_AGENT_LOGS : undefined,
+    ),
   ]);
   return { rows, total };
 }
