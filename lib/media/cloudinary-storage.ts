@@ -200,10 +200,11 @@ function upload(image: Buffer): Promise<string> {
 /** Images on the image host, in `IMAGE_HOST_FOLDER`, each under a fresh random public id. */
 export function cloudinaryStorage(): ImageStorage {
   return {
+    keepsRenditionFiles: false,
     async save(image) {
       const ref = await upload(image.data);
       const { width, height, placeholder } = image;
-      return { ref, width, height, placeholder, renditions: renditionsOf(ref, image.renditions.map((rendition) => rendition.width)) };
+      return { ref, width, height, placeholder, renditions: renditionsOf(ref, renditionWidthsFor(width)) };
     },
     async addRenditions(ref, pixels) {
       return renditionsOf(ref, renditionWidthsFor(pixels.width));

@@ -11,6 +11,11 @@ import type { PhotoRecord } from './photo-records.js';
  */
 export interface ImageStorage {
   /**
+   * Whether a photo's renditions are files this storage keeps, encoded at upload from the one
+   * decode; otherwise the storage makes them on delivery, and encoding them would be wasted.
+   */
+  readonly keepsRenditionFiles: boolean;
+  /**
    * Stores one processed WebP image with its renditions, all or nothing, and returns its reference
    * and what its answers show.
    */

@@ -6,7 +6,7 @@ export interface ImageUploadLimits {
   fileFields: readonly string[];
   maxFiles: number;
   maxFileBytes: number;
-  /** Whether each image also gets the smaller renditions a listing photo is shown at. */
+  /** Whether each image also gets the smaller renditions a listing photo is shown at (encoded here where the storage keeps them as files). */
   renditions: boolean;
 }
 
@@ -21,8 +21,8 @@ export function imageUploadForm(limits: ImageUploadLimits): FormSpec<ProcessedIm
     maxFiles: limits.maxFiles,
     maxFileBytes: limits.maxFileBytes,
     processFile: async (file) => {
-      const { processImage } = await import('./image-processing.js');
-      return processImage(file.stream, { renditions: limits.renditions });
+      const [{ processImage }, { renditionFilesWanted }] = await Promise.all([import('./image-processing.js'), import('./storage.js')]);
+      return processImage(file.stream, { renditions: limits.renditions && (await renditionFilesWanted()) });
     },
   };
 }

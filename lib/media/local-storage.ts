@@ -66,6 +66,7 @@ function renditionRefs(name: string, renditions: readonly EncodedRendition[]): P
 /** Images on local disk under `UPLOAD_DIR`, served by the local server at `/uploads/<name>`. */
 export function localStorage(): ImageStorage {
   return {
+    keepsRenditionFiles: true,
     async save(image) {
       const name = `${crypto.randomUUID()}.webp`;
       await writeAll([{ file: path.join(config().uploadDir, name), data: image.data }, ...renditionFiles(name, image.renditions)], 'wx');

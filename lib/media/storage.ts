@@ -18,6 +18,11 @@ export async function currentImageStorage(): Promise<ImageStorage> {
   return localStorage();
 }
 
+/** Whether new photos' renditions are encoded at upload: only where the current storage keeps them as files. */
+export async function renditionFilesWanted(): Promise<boolean> {
+  return (await currentImageStorage()).keepsRenditionFiles;
+}
+
 /** The storage that keeps an existing reference, whichever provider is current. */
 export async function storageFor(ref: string): Promise<ImageStorage | undefined> {
   const { localStorage } = await import('./local-storage.js');

@@ -9,7 +9,7 @@ import { listings, users } from '../db/schema.js';
 import { insertListing } from '../listings/queries.js';
 import { processImage } from '../media/image-processing.js';
 import { recordPhotos } from '../media/photo-records.js';
-import { removeImages, storeImages } from '../media/storage.js';
+import { removeImages, renditionFilesWanted, storeImages } from '../media/storage.js';
 import { readSettings, writeSettings, type SettingKey } from '../settings/queries.js';
 import { ensureDefaultCategories, generateListing, randomSource } from './bulk-listings.js';
 
@@ -134,7 +134,8 @@ export async function seedDemoStore(db: Database, options: DemoStoreOptions): Pr
       ['Front', 'Back', 'In the box'].slice(0, 1 + Math.floor(random() * 3)).map((view) => productPhoto(listing.title, view, palette)),
     );
     const processed = [];
-    for (const photo of photos) processed.push(await processImage(Readable.from(photo), { renditions: true }));
+    const renditions = await renditionFilesWanted();
+    for (const photo of photos) processed.push(await processImage(Readable.from(photo), { renditions }));
     const stored = await storeImages(processed);
     const images = stored.map((image) => image.ref);
     try {
