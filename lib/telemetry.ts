@@ -36,14 +36,20 @@ const NO_NOTES: SpanNotes = { set: () => undefined };
 /** `SpanStatusCode.ERROR`, named here so that the API is not imported where telemetry is off. */
 const SPAN_STATUS_ERROR = 2;
 
+/** The headers of an incoming request, which may carry its caller's trace (`traceparent`, W3C Trace Context). */
+export type TraceCarrier = Record<string, string | string[] | undefined>;
+
 /**
- * Runs `work` in a span named `name`, a child of the span it runs in; a failure marks the span as
- * failed. With telemetry off, `work` runs as it is.
+ * Runs `work` in a span named `name`: a child of the span it runs in, or, given the headers of an
+ * incoming request that carry a `traceparent`, of the caller's span, so the request joins the
+ * caller's trace. A failure marks the span as failed. With telemetry off, `work` runs as it is.
  */
-export async function inSpan<T>(name: string, attributes: Attributes, work: (notes: SpanNotes) => Promise<T>): Promise<T> {
+export async function inSpan<T>(name: string, attributes: Attributes, work: (notes: SpanNotes) => Promise<T>, carrier?: TraceCarrier): Promise<T> {
   if (!telemetryEnabled()) return work(NO_NOTES);
   const active = await startTelemetry();
-  return active.startActiveSpan(name, { attributes }, async (span: Span) => {
+  const { context, propagation } = await import('@opentelemetry/api');
+  const parent = carrier ? propagation.extract(context.active(), carrier) : context.active();
+  return active.startActiveSpan(name, { attributes }, parent, async (span: Span) => {
     try {
       return await work({ set: (more) => span.setAttributes(more) });
     } catch (error) {

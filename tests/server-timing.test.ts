@@ -70,7 +70,9 @@ describe('Server-Timing', () => {
     expect(await planOf('?brand=apple&page=1')).toBe('newest-walk');
     expect(await planOf('?q=galaxy')).toBe('relevant-first');
     expect(await planOf('?sort=price_desc')).toBe('price-index');
-    expect(await planOf('?brand=apple&sort=price_desc')).toBe('price-sources');
+    expect(await planOf('?brand=apple&sort=price_desc')).toBe('price-postings');
+    expect(await planOf('?q=galaxy&sort=price_desc')).toBe('price-sources');
+    expect(await planOf('?priceMax=500&page=2')).toBe('price-bands');
     expect(await planOf('?page=100000')).toBe('past-served');
   });
 

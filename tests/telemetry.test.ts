@@ -61,6 +61,16 @@ describe('OpenTelemetry with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(collector.refused).toBe(0);
   });
 
+  it("joins the caller's trace when the request carries a traceparent", async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const callerSpanId = '00f067aa0ba902b7';
+    const response = await api.get('/api/settings', { headers: { traceparent: `00-${traceId}-${callerSpanId}-01` } });
+    expect(response.status).toBe(200);
+    const { root, spans } = await traceOf('GET /api/settings/index');
+    expect(root).toMatchObject({ traceId, parentSpanId: callerSpanId });
+    expect(spans.some((span) => span.parentSpanId === root.spanId && span.name.startsWith('db '))).toBe(true);
+  });
+
   it('never exports a statement\'s parameters: the bot token and passwords stay out of the spans', async () => {
     await api.post('/api/auth/login', { json: { email: admin.email, password: admin.password } });
     const { spans } = await traceOf('POST /api/auth/login');

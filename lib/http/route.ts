@@ -96,7 +96,10 @@ function timedAnswer(table: RouteTable, allowed: string, request: IncomingReques
   });
 }
 
-/** With telemetry on, the request is a span, the parent of its statements' and Bot API calls' spans. */
+/**
+ * With telemetry on, the request is a span, the parent of its statements' and Bot API calls' spans,
+ * and a child of the caller's when the request carries a `traceparent`.
+ */
 async function respond(table: RouteTable, allowed: string, request: IncomingRequest, checks: CallerChecks): Promise<OutgoingResponse> {
   if (!telemetryEnabled()) return timedAnswer(table, allowed, request, checks);
   const method = request.method.toUpperCase();
@@ -105,7 +108,7 @@ async function respond(table: RouteTable, allowed: string, request: IncomingRequ
     const timed = await timedAnswer(table, allowed, request, checks);
     notes.set({ 'http.response.status_code': timed.status, 'http.request.id': timed.headers['X-Request-Id'] ?? '' });
     return timed;
-  });
+  }, request.headers);
   void defer('telemetry export', flushTelemetry);
   return response;
 }
