@@ -4,10 +4,14 @@
  */
 type Json = Record<string, unknown>;
 
-/** A storefront item reduced to what both answer alike: tags and features as sets, since their order follows the category rules only in the service. */
+/**
+ * A storefront item reduced to what both answer alike: tags and features as sets, since their
+ * order follows the category rules only in the service; without `photos` and `heroPhoto`, the
+ * service's responsive forms of the same images as `gallery` and `hero`, which the floor lacks.
+ */
 function comparableItem(item: Json): Json {
   const sorted = (value: unknown) => (Array.isArray(value) ? [...(value as string[])].sort() : value);
-  const { tags, features, ...rest } = item;
+  const { tags, features, photos: _photos, heroPhoto: _heroPhoto, ...rest } = item;
   return { ...rest, tags: sorted(tags), features: sorted(features) };
 }
 

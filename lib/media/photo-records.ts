@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm/sql/sql';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { photos, type PhotoRendition } from '../db/schema.js';
 
@@ -28,6 +28,15 @@ export async function recordPhotos(executor: Executor, records: readonly PhotoRe
       target: photos.ref,
       set: { width: sql`excluded.width`, height: sql`excluded.height`, placeholder: sql`excluded.placeholder`, renditions: sql`excluded.renditions`, describedAt: sql`now()` },
     });
+}
+
+/**
+ * The records of the references in `refs` (an SQL text array, such as a listing's images), as a
+ * JSON array column: for a statement that reads them with the listing, in the same round trip.
+ */
+export function photoRecordsOf(refs: SQL): SQL<PhotoRecord[]> {
+  return sql<PhotoRecord[]>`(select coalesce(json_agg(json_build_object('ref', ${photos.ref}, 'width', ${photos.width}, 'height', ${photos.height},
+    'placeholder', ${photos.placeholder}, 'renditions', ${photos.renditions})), '[]'::json) from ${photos} where ${photos.ref} = any(${refs}))`;
 }
 
 /** The records of these references in one primary-key lookup (a page's images are read as one batch). */

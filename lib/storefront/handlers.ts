@@ -2,7 +2,7 @@ import { categoryRulesOf } from '../categories/rules-cache.js';
 import { getDb, type Executor } from '../db/client.js';
 import { notFoundError } from '../http/api-error.js';
 import { nameReadPlan } from '../http/request-timing.js';
-import { findPhotoRecords } from '../media/photo-records.js';
+import { findPhotoRecords, photoRecordsByRef } from '../media/photo-records.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
@@ -69,7 +69,7 @@ export async function getPublicListing({ params }: Input<{ params: typeof IdPara
   }
   const found = await viewPublicListing(db, params.id);
   if (!found) throw notFoundError('Listing', params.id);
-  const photos = await findPhotoRecords(db, found.listing.images);
+  const photos = photoRecordsByRef(found.photoRecords);
   return ok({ ...publicListingPresenter(found.listing, photos), agent: found.agent ? publicAgentPresenter(found.agent) : null });
 }
 

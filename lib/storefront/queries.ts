@@ -4,6 +4,7 @@ import { publicProfileColumns } from '../auth/presenter.js';
 import type { Database, Executor } from '../db/client.js';
 import { categories, listingAttributeValues, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
 import { countListings } from '../db/kept-totals.js';
+import { photoRecordsOf, type PhotoRecord } from '../media/photo-records.js';
 import type { NewestFirstSearch } from '../listings/newest-first.js';
 import type { PostedSearch } from '../listings/search-postings.js';
 import type { TextSearch } from '../search/word-corrections.js';
@@ -143,8 +144,8 @@ export interface PublicAgentRow {
 }
 
 /**
- * A listing shown on the storefront (anything but ARCHIVED) with its agent, counting the view in
- * the same statement that reads it.
+ * A listing shown on the storefront (anything but ARCHIVED) with its agent and its photos'
+ * records, counting the view in the same statement that reads them: one round trip.
  */
 function prepareViewPublicListing(executor: Database) {
   const viewed = executor.$with('viewed').as(
@@ -171,6 +172,7 @@ function prepareViewPublicListing(executor: Database) {
         categoryRules: categories.schemaRules,
       },
       agent: publicProfileColumns,
+      photoRecords: photoRecordsOf(sql`${viewed.images}`),
     })
     .from(viewed)
     .innerJoin(categories, eq(categories.id, viewed.categoryId))
@@ -190,7 +192,7 @@ export async function publicListingExists(executor: Executor, id: string): Promi
 export async function viewPublicListing(
   db: Database,
   id: string,
-): Promise<{ listing: PublicListingRow; agent: PublicAgentRow | null } | undefined> {
+): Promise<{ listing: PublicListingRow; agent: PublicAgentRow | null; photoRecords: PhotoRecord[] } | undefined> {
   let prepared = preparedViews.get(db);
   if (!prepared) {
     prepared = prepareViewPublicListing(db);
