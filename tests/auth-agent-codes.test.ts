@@ -1,22 +1,19 @@
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentCodes } from '../lib/db/schema.js';
-import { buildAdmin, type TestUser } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer({ TRUST_PROXY: '1' });
 const api = server.api;
-let admin: TestUser;
+const shop = useShop(server);
 let address = 0;
 
 // Code checks are limited per client address: a trusted proxy gives each check its own.
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-});
 
 async function createCode(body: Record<string, unknown> = {}) {
-  const response = await api.post('/api/auth/agent-codes', { token: admin.token, json: { name: 'Jane Agent', ...body } });
+  const response = await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: { name: 'Jane Agent', ...body } });
   expect(response.status).toBe(201);
   return response.body.data as { id: string; code: string; agentName: string; agentPhone: string; maxUses: number; expiresAt: string };
 }
@@ -37,7 +34,7 @@ function hoursFromNow(iso: string): number {
 
 describe('POST /api/auth/agent-codes', () => {
   it('issues a 6-digit code for one use and 24 hours by default', async () => {
-    const response = await api.post('/api/auth/agent-codes', { token: admin.token, json: { name: '  Jane Agent ' } });
+    const response = await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: { name: '  Jane Agent ' } });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       success: true,
@@ -47,7 +44,7 @@ describe('POST /api/auth/agent-codes', () => {
     expect(hoursFromNow(response.body.data.expiresAt)).toBeLessThanOrEqual(24);
     expect(await codeRow(response.body.data.id)).toMatchObject({
       code: response.body.data.code,
-      createdById: admin.id,
+      createdById: shop.admin.id,
       agentName: 'Jane Agent',
       role: 'AGENT',
       maxUses: 1,
@@ -82,7 +79,7 @@ describe('POST /api/auth/agent-codes', () => {
   ])('refuses %s with 400 naming the field and stores nothing', async (_label, overrides, field, message) => {
     const name = `Refused ${crypto.randomUUID()}`;
     const body = JSON.parse(JSON.stringify({ name, ...overrides }));
-    const response = await api.post('/api/auth/agent-codes', { token: admin.token, json: body });
+    const response = await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: body });
     expect(response.status).toBe(400);
     expect(response.body.details).toContainEqual(expect.objectContaining({ field, message }));
     expect(await server.db.select().from(agentCodes).where(eq(agentCodes.agentName, name))).toHaveLength(0);
@@ -96,11 +93,11 @@ describe('GET /api/auth/agent-codes', () => {
     const expired = await createCode({ name: 'Expired' });
     await server.db.update(agentCodes).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(agentCodes.id, expired.id));
     const revoked = await createCode({ name: 'Revoked' });
-    await api.delete(`/api/auth/agent-codes/${revoked.id}`, { token: admin.token });
+    await api.delete(`/api/auth/agent-codes/${revoked.id}`, { token: shop.admin.token });
     const usedUp = await createCode({ name: 'Used up' });
     await server.db.update(agentCodes).set({ useCount: 1, isUsed: true }).where(eq(agentCodes.id, usedUp.id));
 
-    const response = await api.get('/api/auth/agent-codes', { token: admin.token });
+    const response = await api.get('/api/auth/agent-codes', { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 4, totalPages: 1, totalExact: true });
     const byName = Object.fromEntries(response.body.data.map((item: { agentName: string }) => [item.agentName, item]));
@@ -110,13 +107,13 @@ describe('GET /api/auth/agent-codes', () => {
     expect(byName.Revoked).toMatchObject({ revoked: true, revokedAt: expect.any(String), expired: false, usable: false });
     expect(byName['Used up']).toMatchObject({ useCount: 1, isUsed: true, revoked: false, expired: false, usable: false });
 
-    const second = await api.get('/api/auth/agent-codes?page=2&limit=3', { token: admin.token });
+    const second = await api.get('/api/auth/agent-codes?page=2&limit=3', { token: shop.admin.token });
     expect(second.body.pagination).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2, totalExact: true });
     expect(second.body.data.map((item: { agentName: string }) => item.agentName)).toEqual(['Usable']);
   });
 
   it('takes a limit over 100 as 100, saying so in pagination', async () => {
-    const response = await api.get('/api/auth/agent-codes?limit=300', { token: admin.token });
+    const response = await api.get('/api/auth/agent-codes?limit=300', { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body.pagination.limit).toBe(100);
   });
@@ -125,7 +122,7 @@ describe('GET /api/auth/agent-codes', () => {
 describe('DELETE /api/auth/agent-codes/:id', () => {
   it('revokes a code at once', async () => {
     const { id, code } = await createCode({ maxUses: 10 });
-    const response = await api.delete(`/api/auth/agent-codes/${id}`, { token: admin.token });
+    const response = await api.delete(`/api/auth/agent-codes/${id}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { id } });
     expect((await codeRow(id)).revokedAt).toBeInstanceOf(Date);
@@ -134,19 +131,19 @@ describe('DELETE /api/auth/agent-codes/:id', () => {
 
   it('keeps the first revocation time when revoked again', async () => {
     const { id } = await createCode();
-    await api.delete(`/api/auth/agent-codes/${id}`, { token: admin.token });
+    await api.delete(`/api/auth/agent-codes/${id}`, { token: shop.admin.token });
     const first = (await codeRow(id)).revokedAt;
-    const again = await api.delete(`/api/auth/agent-codes/${id}`, { token: admin.token });
+    const again = await api.delete(`/api/auth/agent-codes/${id}`, { token: shop.admin.token });
     expect(again.status).toBe(200);
     expect((await codeRow(id)).revokedAt).toEqual(first);
   });
 
   it('answers 404 for an unknown code and 400 for an id that is not a UUID', async () => {
     const unknown = crypto.randomUUID();
-    const missing = await api.delete(`/api/auth/agent-codes/${unknown}`, { token: admin.token });
+    const missing = await api.delete(`/api/auth/agent-codes/${unknown}`, { token: shop.admin.token });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ success: false, error: `Agent code with id "${unknown}" not found` });
-    const malformed = await api.delete('/api/auth/agent-codes/123', { token: admin.token });
+    const malformed = await api.delete('/api/auth/agent-codes/123', { token: shop.admin.token });
     expect(malformed.status).toBe(400);
     expect(malformed.body.details).toContainEqual(expect.objectContaining({ field: 'id', message: 'must be a valid UUID' }));
   });

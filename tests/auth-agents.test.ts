@@ -1,18 +1,15 @@
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listings, notifications, users } from '../lib/db/schema.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildAdmin, buildAgent } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer();
 const api = server.api;
-let admin: TestUser;
-
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-});
+const shop = useShop(server);
 
 const PROFILE_KEYS = [
   'id', 'email', 'name', 'phone', 'role', 'profileImage',
@@ -36,7 +33,7 @@ describe('GET /api/auth/agents', () => {
       .set({ passwordResetToken: 'a'.repeat(64), passwordResetExpires: sql`now() + interval '15 minutes'` })
       .where(eq(users.id, newer.id));
 
-    const response = await api.get('/api/auth/agents', { token: admin.token });
+    const response = await api.get('/api/auth/agents', { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1, totalExact: true });
     expect(response.body.data.map((agent: { id: string }) => agent.id)).toEqual([newer.id, older.id]);
@@ -55,7 +52,7 @@ describe('GET /api/auth/agents', () => {
     await server.db.update(users).set({ profileImage: '/uploads/agent-face.webp' }).where(eq(users.id, local.id));
     await server.db.update(users).set({ profileImage: hostedImage }).where(eq(users.id, hosted.id));
 
-    const response = await api.get('/api/auth/agents?limit=100', { token: admin.token });
+    const response = await api.get('/api/auth/agents?limit=100', { token: shop.admin.token });
     expect(response.status).toBe(200);
     const imageOf = (id: string) => response.body.data.find((agent: { id: string }) => agent.id === id).profileImage;
     expect(imageOf(local.id)).toBe(`${server.baseUrl}/uploads/agent-face.webp`);
@@ -67,14 +64,14 @@ describe('GET /api/auth/agents', () => {
   it('pages with page and limit', async () => {
     await server.db.delete(users).where(eq(users.role, 'AGENT'));
     for (let i = 0; i < 5; i += 1) await buildAgent(server.db);
-    const response = await api.get('/api/auth/agents?page=3&limit=2', { token: admin.token });
+    const response = await api.get('/api/auth/agents?page=3&limit=2', { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3, totalExact: true });
     expect(response.body.data).toHaveLength(1);
   });
 
   it('refuses a page that is not a positive whole number', async () => {
-    const response = await api.get('/api/auth/agents?page=0', { token: admin.token });
+    const response = await api.get('/api/auth/agents?page=0', { token: shop.admin.token });
     expect(response.status).toBe(400);
     expect(response.body.details).toContainEqual(expect.objectContaining({ field: 'page', message: 'must be at least 1' }));
   });
@@ -87,7 +84,7 @@ describe('DELETE /api/auth/agents/:id', () => {
     const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id });
     await server.db.insert(notifications).values({ userId: agent.id, title: 'Listed', type: 'LISTING_CREATED', data: { listingId: listing.id } });
 
-    const response = await api.delete(`/api/auth/agents/${agent.id}`, { token: admin.token });
+    const response = await api.delete(`/api/auth/agents/${agent.id}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { id: agent.id } });
     expect(await server.db.select().from(users).where(eq(users.id, agent.id))).toHaveLength(0);
@@ -101,7 +98,7 @@ describe('DELETE /api/auth/agents/:id', () => {
 
   it('answers 404 for an administrator\'s id and keeps the administrator', async () => {
     const other = await buildAdmin(server.db);
-    const response = await api.delete(`/api/auth/agents/${other.id}`, { token: admin.token });
+    const response = await api.delete(`/api/auth/agents/${other.id}`, { token: shop.admin.token });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ success: false, error: `Agent with id "${other.id}" not found` });
     expect(await server.db.select().from(users).where(eq(users.id, other.id))).toHaveLength(1);
@@ -109,10 +106,10 @@ describe('DELETE /api/auth/agents/:id', () => {
 
   it('answers 404 for an unknown id and 400 for one that is not a UUID', async () => {
     const unknown = crypto.randomUUID();
-    const missing = await api.delete(`/api/auth/agents/${unknown}`, { token: admin.token });
+    const missing = await api.delete(`/api/auth/agents/${unknown}`, { token: shop.admin.token });
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe(`Agent with id "${unknown}" not found`);
-    const malformed = await api.delete('/api/auth/agents/not-a-uuid', { token: admin.token });
+    const malformed = await api.delete('/api/auth/agents/not-a-uuid', { token: shop.admin.token });
     expect(malformed.status).toBe(400);
   });
 });

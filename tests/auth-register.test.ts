@@ -1,18 +1,16 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentCodes, users } from '../lib/db/schema.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildAgent } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer({ TRUST_PROXY: '1' });
 const api = server.api;
-let admin: TestUser;
+const shop = useShop(server);
 let sequence = 0;
 
 // Sign-ups are limited per client address: a trusted proxy lets each test speak from its own.
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-});
 
 function unique(): number {
   sequence += 1;
@@ -29,7 +27,7 @@ function register(body: unknown, address = `198.51.100.${unique() % 250}`) {
 }
 
 async function issueCode(body: Record<string, unknown> = {}): Promise<{ id: string; code: string }> {
-  const response = await api.post('/api/auth/agent-codes', { token: admin.token, json: { name: 'Invited Agent', phone: '+15550999', ...body } });
+  const response = await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: { name: 'Invited Agent', phone: '+15550999', ...body } });
   expect(response.status).toBe(201);
   return response.body.data;
 }
@@ -134,7 +132,7 @@ describe('POST /api/auth/register: errors', () => {
 
   it('refuses a revoked code', async () => {
     const { id, code } = await issueCode({ maxUses: 5 });
-    expect((await api.delete(`/api/auth/agent-codes/${id}`, { token: admin.token })).status).toBe(200);
+    expect((await api.delete(`/api/auth/agent-codes/${id}`, { token: shop.admin.token })).status).toBe(200);
     const body = signUpBody(code);
     const response = await register(body);
     expect(response.status).toBe(400);

@@ -15,7 +15,7 @@ afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
 describe('bundling a function for the platform', () => {
   it("keeps a CommonJS package's named exports when the function reaches it through import(), under plain Node", async () => {
     const outputDir = path.join(workDir, 'output');
-    await writeBuildOutput(PROJECT_DIR, outputDir, [{ file: 'dynamic-commonjs', modulePath: FIXTURE }]);
+    await writeBuildOutput(PROJECT_DIR, outputDir, [{ file: 'dynamic-commonjs', pattern: '/api/dynamic-commonjs', modulePath: FIXTURE }]);
     const answer = await callInBareProcess(path.join(outputDir, 'functions', 'api', 'dynamic-commonjs.func'), { method: 'GET', url: 'http://localhost/api/dynamic-commonjs' }, {
       PATH: process.env.PATH,
     });

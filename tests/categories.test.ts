@@ -4,18 +4,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { findCategoryByCodeOrDisplayName } from '../lib/categories/queries.js';
 import { categories, listings, users, type SchemaRule } from '../lib/db/schema.js';
 import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
+import { buildAdmin, expiredToken } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer();
 const api = server.api;
-let admin: TestUser;
-let agent: TestUser;
-
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db);
-});
+const shop = useShop(server);
 
 const unique = () => crypto.randomBytes(4).toString('hex').toUpperCase();
 
@@ -39,7 +34,7 @@ describe('GET /api/categories', () => {
     const suffix = unique();
     const busy = await buildCategory(server.db, { displayName: `B busy ${suffix}` });
     const idle = await buildCategory(server.db, { displayName: `A idle ${suffix}` });
-    await buildListing(server.db, { categoryId: busy.id, agentId: agent.id });
+    await buildListing(server.db, { categoryId: busy.id, agentId: shop.agent.id });
     await buildListing(server.db, { categoryId: busy.id, agentId: null, status: 'SOLD' });
 
     const response = await api.get('/api/categories');
@@ -69,7 +64,7 @@ describe('GET /api/categories', () => {
 describe('GET /api/categories/:id', () => {
   it('returns one category with its listing count, without a token', async () => {
     const category = await buildCategory(server.db);
-    await buildListing(server.db, { categoryId: category.id, agentId: agent.id });
+    await buildListing(server.db, { categoryId: category.id, agentId: shop.agent.id });
 
     const response = await api.get(`/api/categories/${category.id}`);
 
@@ -102,7 +97,7 @@ describe('POST /api/categories', () => {
   it('creates a category with its code in upper snake case and rules defaulting to optional', async () => {
     const suffix = unique();
     const response = await api.post('/api/categories', {
-      token: admin.token,
+      token: shop.admin.token,
       json: {
         name: `  smart watches ${suffix} `,
         displayName: ` Smart Watches ${suffix} `,
@@ -137,7 +132,7 @@ describe('POST /api/categories', () => {
     ['GAME_CONSOLES', 'GAME_CONSOLES'],
   ])('stores the name %j as %j', async (name, code) => {
     const suffix = unique();
-    const response = await api.post('/api/categories', { token: admin.token, json: { name: `${name} ${suffix}`, displayName: `${name} ${suffix}` } });
+    const response = await api.post('/api/categories', { token: shop.admin.token, json: { name: `${name} ${suffix}`, displayName: `${name} ${suffix}` } });
     expect(response.status).toBe(201);
     expect(response.body.data.name).toBe(`${code}_${suffix}`);
     expect(response.body.data).toMatchObject({ icon: 'tag', schemaRules: [] });
@@ -146,7 +141,7 @@ describe('POST /api/categories', () => {
 
   it('refuses a missing name and display name with details', async () => {
     const before = await categoryCount();
-    const response = await api.post('/api/categories', { token: admin.token, json: { icon: 'box' } });
+    const response = await api.post('/api/categories', { token: shop.admin.token, json: { icon: 'box' } });
     expect(response.status).toBe(400);
     expect(response.body.success).toBe(false);
     expect(response.body.details).toEqual([
@@ -158,7 +153,7 @@ describe('POST /api/categories', () => {
 
   it('refuses a name that normalizes to nothing', async () => {
     const before = await categoryCount();
-    const response = await api.post('/api/categories', { token: admin.token, json: { name: ' -/- ', displayName: 'Nothing' } });
+    const response = await api.post('/api/categories', { token: shop.admin.token, json: { name: ' -/- ', displayName: 'Nothing' } });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('Invalid request body: name: must contain at least one letter or digit');
     expect(response.body.details).toEqual([{ field: 'name', message: 'must contain at least one letter or digit', received: '' }]);
@@ -183,7 +178,7 @@ describe('POST /api/categories', () => {
   ])('refuses schemaRules with %s', async (_case, schemaRules, field, message) => {
     const before = await categoryCount();
     const response = await api.post('/api/categories', {
-      token: admin.token,
+      token: shop.admin.token,
       json: { name: `rules ${unique()}`, displayName: 'Rules', schemaRules },
     });
     expect(response.status).toBe(400);
@@ -196,7 +191,7 @@ describe('POST /api/categories', () => {
     const existing = await buildCategory(server.db, { name: `TAKEN_${unique()}` });
     const before = await categoryCount();
     const response = await api.post('/api/categories', {
-      token: admin.token,
+      token: shop.admin.token,
       json: { name: existing.name.toLowerCase().replace('_', ' '), displayName: 'Another' },
     });
     expect(response.status).toBe(409);
@@ -205,7 +200,7 @@ describe('POST /api/categories', () => {
   });
 
   it('answers 400 for malformed JSON', async () => {
-    const response = await api.post('/api/categories', { token: admin.token, raw: '{"name":', headers: { 'content-type': 'application/json' } });
+    const response = await api.post('/api/categories', { token: shop.admin.token, raw: '{"name":', headers: { 'content-type': 'application/json' } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ success: false, error: 'Malformed JSON body' });
   });
@@ -214,9 +209,9 @@ describe('POST /api/categories', () => {
 describe('PATCH /api/categories/:id', () => {
   it('changes only the fields sent and returns the category with its count', async () => {
     const category = await buildCategory(server.db);
-    await buildListing(server.db, { categoryId: category.id, agentId: agent.id });
+    await buildListing(server.db, { categoryId: category.id, agentId: shop.agent.id });
 
-    const response = await api.patch(`/api/categories/${category.id}`, { token: admin.token, json: { displayName: ' Mobile Phones ' } });
+    const response = await api.patch(`/api/categories/${category.id}`, { token: shop.admin.token, json: { displayName: ' Mobile Phones ' } });
 
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({
@@ -236,11 +231,11 @@ describe('PATCH /api/categories/:id', () => {
 
   it('normalizes a new name and replaces the rules without rewriting existing listings', async () => {
     const category = await buildCategory(server.db);
-    const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id, attributes: { brand: 'Apple', model: 'iPhone 15', storage: '256GB' } });
+    const listing = await buildListing(server.db, { categoryId: category.id, agentId: shop.agent.id, attributes: { brand: 'Apple', model: 'iPhone 15', storage: '256GB' } });
     const suffix = unique();
 
     const response = await api.patch(`/api/categories/${category.id}`, {
-      token: admin.token,
+      token: shop.admin.token,
       json: { name: `handsets ${suffix}`, schemaRules: WATCH_RULES },
     });
 
@@ -254,7 +249,7 @@ describe('PATCH /api/categories/:id', () => {
 
   it('refuses an empty update', async () => {
     const category = await buildCategory(server.db);
-    const response = await api.patch(`/api/categories/${category.id}`, { token: admin.token, json: {} });
+    const response = await api.patch(`/api/categories/${category.id}`, { token: shop.admin.token, json: {} });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('Invalid request body: send at least one of name, displayName, icon, schemaRules');
     expect(await storedCategory(category.id)).toEqual(category);
@@ -263,7 +258,7 @@ describe('PATCH /api/categories/:id', () => {
   it('refuses invalid rules with details, changing nothing', async () => {
     const category = await buildCategory(server.db);
     const response = await api.patch(`/api/categories/${category.id}`, {
-      token: admin.token,
+      token: shop.admin.token,
       json: { displayName: 'Changed', schemaRules: [{ field: 'size', type: 'select' }] },
     });
     expect(response.status).toBe(400);
@@ -274,7 +269,7 @@ describe('PATCH /api/categories/:id', () => {
   it("answers 409 naming the name field when renamed to another category's name, changing nothing", async () => {
     const taken = await buildCategory(server.db);
     const category = await buildCategory(server.db);
-    const response = await api.patch(`/api/categories/${category.id}`, { token: admin.token, json: { name: taken.name, displayName: 'Changed' } });
+    const response = await api.patch(`/api/categories/${category.id}`, { token: shop.admin.token, json: { name: taken.name, displayName: 'Changed' } });
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'name', message: 'name already exists' }] });
     expect(await storedCategory(category.id)).toEqual(category);
@@ -282,7 +277,7 @@ describe('PATCH /api/categories/:id', () => {
 
   it('answers 404 for an unknown id', async () => {
     const id = crypto.randomUUID();
-    const response = await api.patch(`/api/categories/${id}`, { token: admin.token, json: { displayName: 'Ghost' } });
+    const response = await api.patch(`/api/categories/${id}`, { token: shop.admin.token, json: { displayName: 'Ghost' } });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ success: false, error: `Category with id "${id}" not found` });
     expect(await storedCategory(id)).toBeUndefined();
@@ -292,7 +287,7 @@ describe('PATCH /api/categories/:id', () => {
 describe('DELETE /api/categories/:id', () => {
   it('deletes a category no listing uses', async () => {
     const category = await buildCategory(server.db);
-    const response = await api.delete(`/api/categories/${category.id}`, { token: admin.token });
+    const response = await api.delete(`/api/categories/${category.id}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { id: category.id } });
     expect(await storedCategory(category.id)).toBeUndefined();
@@ -300,10 +295,10 @@ describe('DELETE /api/categories/:id', () => {
 
   it('answers 409 naming how many listings use the category, changing nothing', async () => {
     const category = await buildCategory(server.db);
-    const first = await buildListing(server.db, { categoryId: category.id, agentId: agent.id });
+    const first = await buildListing(server.db, { categoryId: category.id, agentId: shop.agent.id });
     const second = await buildListing(server.db, { categoryId: category.id, agentId: null, status: 'ARCHIVED' });
 
-    const response = await api.delete(`/api/categories/${category.id}`, { token: admin.token });
+    const response = await api.delete(`/api/categories/${category.id}`, { token: shop.admin.token });
 
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ success: false, error: `Category "${category.displayName}" cannot be deleted: 2 listings use it` });
@@ -314,15 +309,15 @@ describe('DELETE /api/categories/:id', () => {
 
   it('names a single listing in the singular', async () => {
     const category = await buildCategory(server.db);
-    await buildListing(server.db, { categoryId: category.id, agentId: agent.id });
-    const response = await api.delete(`/api/categories/${category.id}`, { token: admin.token });
+    await buildListing(server.db, { categoryId: category.id, agentId: shop.agent.id });
+    const response = await api.delete(`/api/categories/${category.id}`, { token: shop.admin.token });
     expect(response.status).toBe(409);
     expect(response.body.error).toBe(`Category "${category.displayName}" cannot be deleted: 1 listing uses it`);
   });
 
   it('answers 404 for an unknown id', async () => {
     const id = crypto.randomUUID();
-    const response = await api.delete(`/api/categories/${id}`, { token: admin.token });
+    const response = await api.delete(`/api/categories/${id}`, { token: shop.admin.token });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ success: false, error: `Category with id "${id}" not found` });
   });
@@ -335,7 +330,7 @@ describe('category writes: security', () => {
 
   beforeAll(async () => {
     category = await buildCategory(server.db);
-    expired = await expiredToken(admin);
+    expired = await expiredToken(shop.admin);
     const doomed = await buildAdmin(server.db);
     deletedUserToken = doomed.token;
     await server.db.delete(users).where(eq(users.id, doomed.id));
@@ -387,7 +382,7 @@ describe('category writes: security', () => {
 
     it('refuses an agent: category writes are for administrators only', async () => {
       const before = await categoryCount();
-      const response = await send(agent.token);
+      const response = await send(shop.agent.token);
       expect(response.status).toBe(403);
       expect(response.body).toEqual({ success: false, error: 'Role "AGENT" is not authorized for this resource' });
       await expectNothingChanged(before);

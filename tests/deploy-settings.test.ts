@@ -6,7 +6,7 @@ import { hashPassword } from '../lib/auth/passwords.js';
 import { missingSettings, readConfig } from '../lib/config.js';
 import { users } from '../lib/db/schema.js';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
-import { BUILD_ROUTES } from '../lib/platform/rewrites.js';
+import { buildRoutes } from '../lib/platform/project-routes.js';
 import { STATIC_FILES } from '../lib/platform/static-files.js';
 import { makeTempDir } from './support/databases.js';
 import { useTestServer } from './support/test-server.js';
@@ -76,7 +76,7 @@ describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
     expect(result.output).toContain('migrations skipped');
     expect(result.output).toMatch(/bundling \d+ functions into .+ \(about a minute\)…/);
     expect(fs.readFileSync(path.join(outputDir, 'static', 'robots.txt'), 'utf8')).toBe(STATIC_FILES['robots.txt']);
-    expect(JSON.parse(fs.readFileSync(path.join(outputDir, 'config.json'), 'utf8'))).toEqual({ version: 3, routes: BUILD_ROUTES });
+    expect(JSON.parse(fs.readFileSync(path.join(outputDir, 'config.json'), 'utf8'))).toEqual({ version: 3, routes: buildRoutes(discoverRoutes(path.resolve('api'))) });
     const functionConfig = (file: string) => JSON.parse(fs.readFileSync(path.join(outputDir, 'functions', 'api', `${file}.func`, '.vc-config.json'), 'utf8')) as Record<string, unknown>;
     for (const route of discoverRoutes(path.resolve('api'))) {
       expect(functionConfig(route.file), route.file).toEqual({

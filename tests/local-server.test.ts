@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
-import { projectRoutes, rewriteRoute } from '../lib/platform/rewrites.js';
+import { buildRoutes, projectRoutes } from '../lib/platform/project-routes.js';
 import { fileLookup, resolvePlatformRoute } from '../lib/platform/routes.js';
 import { resolveUpload } from '../lib/platform/static-uploads.js';
 import { apiClient, type ApiClient } from './support/http.js';
@@ -43,14 +43,9 @@ describe('route table', () => {
     ]);
   });
 
-  it('routes as the platform: a function by its path or folder index, then rewrites in order, parameters in the query', () => {
+  it('routes as the platform: a function by its path or folder index, then rewrites, then path parameters in the query', () => {
     const lookup = fileLookup(new Set(routes.map((route) => `api/${route.file}`)));
-    const table = projectRoutes([
-      { source: '/health', destination: '/api/health' },
-      { source: '/api/notifications/:id/read', destination: '/api/notifications/[id]/read?id=:id' },
-      { source: '/api/listings/:id', destination: '/api/listings/[id]?id=:id' },
-      { source: '/api/:path*', destination: '/api/not-found' },
-    ]);
+    const table = projectRoutes([{ source: '/health', destination: '/api/health' }], routes);
     const resolve = (pathname: string, query = '') => resolvePlatformRoute(table, lookup, pathname, new URLSearchParams(query));
     expect(resolve('/api/notifications/read-all')).toMatchObject({ kind: 'file', name: 'api/notifications/read-all' });
     expect(resolve('/api/listings')).toMatchObject({ kind: 'file', name: 'api/listings/index' });
@@ -65,44 +60,35 @@ describe('route table', () => {
     expect(resolve('/listings')).toEqual({ kind: 'status', status: 404 });
   });
 
-  it('turns a rewrite into the route the platform writes: one-segment and any-segment parameters, unused ones in the query', () => {
-    expect(rewriteRoute({ source: '/api/listings/:id', destination: '/api/listings/[id]?id=:id' })).toEqual({
-      src: '^/api/listings(?:/([^/]+?))$',
-      dest: '/api/listings/[id]?id=$1',
-      check: true,
-    });
-    expect(rewriteRoute({ source: '/api/:path*', destination: '/api/not-found' })).toEqual({
-      src: '^/api(?:/((?:[^/]+?)(?:/(?:[^/]+?))*))?$',
-      dest: '/api/not-found?path=$1',
-      check: true,
-    });
-    expect(rewriteRoute({ source: '/api/:path(.*)', destination: '/api/not-found' })).toEqual({
-      src: '^/api(?:/(.*))$',
-      dest: '/api/not-found?path=$1',
-      check: true,
-    });
+  it('serves each function with path parameters at its pattern, then gives every other path the not-found function', () => {
+    expect(buildRoutes(routes)).toEqual([
+      { handle: 'filesystem' },
+      { src: String.raw`^\/api\/public\/listings(?:\/([^\/]+?))\/inquiry$`, dest: '/api/public/listings/[id]/inquiry?id=$1', check: true },
+      { src: String.raw`^\/api\/listings(?:\/([^\/]+?))$`, dest: '/api/listings/[id]?id=$1', check: true },
+      { src: String.raw`^\/api\/notifications(?:\/([^\/]+?))\/read$`, dest: '/api/notifications/[id]/read?id=$1', check: true },
+      { src: String.raw`^(?:\/(.*))$`, dest: '/api/not-found?path=$1', check: true },
+      { src: '^/api(/.*)?$', status: 404 },
+      { handle: 'miss' },
+      { src: String.raw`^/api/(.+)(?:\.(?:ts))$`, dest: '/api/$1', check: true },
+    ]);
+  });
+
+  it("puts vercel.json's rewrites before the functions' own routes, as the platform merges them", () => {
+    const table = projectRoutes([{ source: '/health', destination: '/api/health' }], routes);
+    const filesystem = table.findIndex((route) => 'handle' in route && route.handle === 'filesystem');
+    expect(table[filesystem + 1]).toEqual({ src: '^/health$', dest: '/api/health', check: true });
+    expect(table[filesystem + 2]).toEqual(buildRoutes(routes)[1]);
   });
 });
 
 describe('vercel.json', () => {
   const config = JSON.parse(fs.readFileSync(path.resolve('vercel.json'), 'utf8')) as { rewrites: Array<{ source: string; destination: string }> };
-  const catchAll = config.rewrites.findIndex((rewrite) => rewrite.source === '/:path(.*)');
 
-  it('starts with / onto the service function and ends with a catch-all that gives every unknown path the 404 envelope', () => {
+  it('starts with / onto the service function and rewrites no function onto itself: the build routes path parameters and unknown paths', () => {
     expect(config.rewrites[0]).toEqual({ source: '/', destination: '/api' });
-    expect(config.rewrites.at(-1)).toEqual({ source: '/:path(.*)', destination: '/api/not-found' });
-    expect(catchAll).toBe(config.rewrites.length - 1);
-  });
-
-  it('rewrites every function with a path parameter to itself before the catch-all, which the platform tries before its own dynamic routes', () => {
-    const dynamic = discoverRoutes(path.resolve('api')).filter((route) => route.segments.some((segment) => 'param' in segment));
-    expect(dynamic.length).toBeGreaterThan(0);
-    for (const route of dynamic) {
-      const params = route.segments.flatMap((segment) => ('param' in segment ? [segment.param] : []));
-      const expected = { source: route.pattern, destination: `/api/${route.file}?${params.map((name) => `${name}=:${name}`).join('&')}` };
-      const index = config.rewrites.findIndex((rewrite) => rewrite.source === route.pattern);
-      expect(config.rewrites[index], route.pattern).toEqual(expected);
-      expect(index).toBeLessThan(catchAll);
+    for (const rewrite of config.rewrites) {
+      expect(rewrite.destination, rewrite.source).not.toContain('[');
+      expect(rewrite.destination, rewrite.source).not.toBe('/api/not-found');
     }
   });
 });

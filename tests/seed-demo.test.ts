@@ -4,12 +4,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { count, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { listings, users } from '../lib/db/schema.js';
 import { DEMO_AGENT_PASSWORD, DEMO_AGENTS, seedDemoStore } from '../lib/seeding/demo-store.js';
 import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './support/databases.js';
-import { buildAdmin, type TestUser } from './support/factories.js';
 import { photoRecordsOf } from './support/photos.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const run = promisify(execFile);
@@ -18,11 +18,7 @@ const demoEmails = DEMO_AGENTS.map((agent) => agent.email);
 
 const server = useTestServer();
 const api = server.api;
-let admin: TestUser;
-
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-});
+const shop = useShop(server);
 
 async function demoAgentCount(): Promise<number> {
   const [row] = await server.db.select({ total: count() }).from(users).where(inArray(users.email, demoEmails));
@@ -91,7 +87,7 @@ describe('seedDemoStore', () => {
   });
 
   it('run again, tops the listings up and duplicates nothing, keeping settings an administrator set', async () => {
-    const token = (await api.post('/api/auth/login', { json: { email: admin.email, password: admin.password } })).body.data.token;
+    const token = (await api.post('/api/auth/login', { json: { email: shop.admin.email, password: shop.admin.password } })).body.data.token;
     expect((await api.put('/api/settings', { token, json: { siteName: 'My Own Shop' } })).status).toBe(200);
     const filesBefore = fs.readdirSync(server.uploadDir).length;
 

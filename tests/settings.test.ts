@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settings, users } from '../lib/db/schema.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const EMPTY = {
@@ -21,11 +22,7 @@ const EMPTY = {
 
 const server = useTestServer();
 const api = server.api;
-let admin: TestUser;
-
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-});
+const shop = useShop(server);
 
 async function storedSettings(): Promise<Record<string, unknown>> {
   const rows = await server.db.select({ key: settings.key, value: settings.value }).from(settings);
@@ -62,7 +59,7 @@ describe('PUT /api/settings', () => {
     it('writes the given keys, trimmed, and answers the full flat object', async () => {
       await clearSettings();
       const response = await api.put('/api/settings', {
-        token: admin.token,
+        token: shop.admin.token,
         json: { siteName: '  Bros Technology ', chatNumber: '+251911000000', shopGoogleMapUrl: 'https://maps.example/?q=shop' },
       });
       expect(response.status).toBe(200);
@@ -74,8 +71,8 @@ describe('PUT /api/settings', () => {
 
     it('keeps the keys it is not sent and clears a key sent as null', async () => {
       await clearSettings();
-      await api.put('/api/settings', { token: admin.token, json: { siteName: 'Shop', location: 'Bole, Addis Ababa' } });
-      const response = await api.put('/api/settings', { token: admin.token, json: { location: null, businessHours: 'Mon-Sat 9-18' } });
+      await api.put('/api/settings', { token: shop.admin.token, json: { siteName: 'Shop', location: 'Bole, Addis Ababa' } });
+      const response = await api.put('/api/settings', { token: shop.admin.token, json: { location: null, businessHours: 'Mon-Sat 9-18' } });
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual({ ...EMPTY, siteName: 'Shop', businessHours: 'Mon-Sat 9-18' });
       expect(await storedSettings()).toEqual({ siteName: 'Shop', location: null, businessHours: 'Mon-Sat 9-18' });
@@ -83,15 +80,15 @@ describe('PUT /api/settings', () => {
 
     it('answers the current settings for an empty object and changes nothing', async () => {
       await clearSettings();
-      await api.put('/api/settings', { token: admin.token, json: { messengerHandle: 'brosshop' } });
-      const response = await api.put('/api/settings', { token: admin.token, json: {} });
+      await api.put('/api/settings', { token: shop.admin.token, json: { messengerHandle: 'brosshop' } });
+      const response = await api.put('/api/settings', { token: shop.admin.token, json: {} });
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual({ ...EMPTY, messengerHandle: 'brosshop' });
       expect(await storedSettings()).toEqual({ messengerHandle: 'brosshop' });
     });
 
     it('accepts a value of exactly 2000 characters', async () => {
-      const response = await api.put('/api/settings', { token: admin.token, json: { shopMapAddress: 'a'.repeat(2000) } });
+      const response = await api.put('/api/settings', { token: shop.admin.token, json: { shopMapAddress: 'a'.repeat(2000) } });
       expect(response.status).toBe(200);
       expect(response.body.data.shopMapAddress).toHaveLength(2000);
     });
@@ -100,7 +97,7 @@ describe('PUT /api/settings', () => {
   describe('error', () => {
     it('refuses an unknown key with 400 and writes none of the others', async () => {
       await clearSettings();
-      const response = await api.put('/api/settings', { token: admin.token, json: { siteName: 'Shop', bannerText: 'Sale' } });
+      const response = await api.put('/api/settings', { token: shop.admin.token, json: { siteName: 'Shop', bannerText: 'Sale' } });
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({
         success: false,
@@ -110,25 +107,25 @@ describe('PUT /api/settings', () => {
     });
 
     it('refuses a value that is not a string or null', async () => {
-      const response = await api.put('/api/settings', { token: admin.token, json: { callNumber1: 251911000000 } });
+      const response = await api.put('/api/settings', { token: shop.admin.token, json: { callNumber1: 251911000000 } });
       expect(response.status).toBe(400);
       expect(response.body.details).toEqual([{ field: 'callNumber1', message: 'must be a string or null', received: 251911000000 }]);
     });
 
     it('refuses a value over 2000 characters', async () => {
-      const response = await api.put('/api/settings', { token: admin.token, json: { location: 'x'.repeat(2001) } });
+      const response = await api.put('/api/settings', { token: shop.admin.token, json: { location: 'x'.repeat(2001) } });
       expect(response.status).toBe(400);
       expect(response.body.details[0]).toMatchObject({ field: 'location', message: 'must be at most 2000 characters' });
     });
 
     it('refuses a body that is not an object', async () => {
-      const response = await api.put('/api/settings', { token: admin.token, json: 'siteName' });
+      const response = await api.put('/api/settings', { token: shop.admin.token, json: 'siteName' });
       expect(response.status).toBe(400);
       expect(response.body.details[0]).toMatchObject({ message: 'must be a JSON object' });
     });
 
     it('refuses malformed JSON', async () => {
-      const response = await api.put('/api/settings', { token: admin.token, raw: '{"siteName":', headers: { 'content-type': 'application/json' } });
+      const response = await api.put('/api/settings', { token: shop.admin.token, raw: '{"siteName":', headers: { 'content-type': 'application/json' } });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ success: false, error: 'Malformed JSON body' });
     });
@@ -162,7 +159,7 @@ describe('PUT /api/settings', () => {
     });
 
     it('refuses an expired token', async () => {
-      const response = await attempt({ authorization: `Bearer ${await expiredToken(admin)}` });
+      const response = await attempt({ authorization: `Bearer ${await expiredToken(shop.admin)}` });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ success: false, error: 'Token has expired' });
       await expectUnchanged();

@@ -3,10 +3,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cacheEntries, syndicationConfigs, syndicationLogs } from '../lib/db/schema.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
+import { expiredToken } from './support/factories.js';
 import { apiClient } from './support/http.js';
 import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
 import { emitListingEvent } from './support/listing-events.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '800000001:AAConfigTestsBotToken_abcdefghijklmnop';
@@ -14,8 +15,6 @@ const OTHER_TOKEN = '800000002:AAConfigTestsOtherToken_qrstuvwxyz012';
 const CHANNEL = '-1005550001111';
 
 let bot: LoopbackBotApi;
-let admin: TestUser;
-let agent: TestUser;
 const responseTexts: string[] = [];
 
 beforeAll(async () => {
@@ -25,11 +24,8 @@ beforeAll(async () => {
 afterAll(() => bot.close());
 // No environment defaults and no storefront: only stored configs exist here.
 const server = useTestServer(() => ({ MESSENGER_API_ROOT: bot.apiRoot, MESSENGER_BOT_TOKEN: '', MESSENGER_CHANNEL_ID: '', STOREFRONT_URL: '' }));
+const shop = useShop(server);
 const api = apiClient(() => server.baseUrl, (response) => responseTexts.push(response.text));
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db);
-});
 beforeEach(async () => {
   bot.reset();
   await server.db.delete(syndicationConfigs);
@@ -51,7 +47,7 @@ async function storedConfig(platform = 'MESSENGER') {
 
 describe('GET /api/syndication/config', () => {
   it('lists nothing while nothing is configured', async () => {
-    const response = await api.get('/api/syndication/config', { token: agent.token });
+    const response = await api.get('/api/syndication/config', { token: shop.agent.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: [] });
   });
@@ -59,7 +55,7 @@ describe('GET /api/syndication/config', () => {
   it('lists stored configs with every secret masked to its last 4 characters', async () => {
     const row = await storeConfig({ apiKey: 'key-1234567890wxyz', apiSecret: 'short', extraConfig: { region: 'eu' } });
     await storeConfig({ platform: 'AUX', botToken: null, channelId: '@auxchannel', isActive: false });
-    const response = await api.get('/api/syndication/config', { token: agent.token });
+    const response = await api.get('/api/syndication/config', { token: shop.agent.token });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual([
       expect.objectContaining({ platform: 'AUX', botToken: null, channelId: '@auxchannel', isActive: false }),
@@ -83,33 +79,33 @@ describe('GET /api/syndication/config', () => {
 
   it('shows one config by platform, in any letter case', async () => {
     await storeConfig();
-    const response = await api.get('/api/syndication/config/messenger', { token: agent.token });
+    const response = await api.get('/api/syndication/config/messenger', { token: shop.agent.token });
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ platform: 'MESSENGER', botToken: `••••••••${BOT_TOKEN.slice(-4)}`, channelId: CHANNEL });
   });
 
   it('answers 404 for a platform without a config', async () => {
-    const response = await api.get('/api/syndication/config/MESSENGER', { token: agent.token });
+    const response = await api.get('/api/syndication/config/MESSENGER', { token: shop.agent.token });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ success: false, error: 'Syndication config for platform "MESSENGER" not found' });
   });
 
   it('refuses a malformed platform', async () => {
-    const response = await api.get('/api/syndication/config/no%20spaces', { token: agent.token });
+    const response = await api.get('/api/syndication/config/no%20spaces', { token: shop.agent.token });
     expect(response.status).toBe(400);
     expect(response.body.details[0].field).toBe('platform');
   });
 
   it('refuses requests without a valid token', async () => {
     expect((await api.get('/api/syndication/config')).status).toBe(401);
-    expect((await api.get('/api/syndication/config/MESSENGER', { token: await expiredToken(agent) })).body.error).toBe('Token has expired');
+    expect((await api.get('/api/syndication/config/MESSENGER', { token: await expiredToken(shop.agent) })).body.error).toBe('Token has expired');
   });
 });
 
 describe('POST /api/syndication/config', () => {
   it('creates a config, upper-casing the platform, and answers with the token masked', async () => {
     const response = await api.post('/api/syndication/config', {
-      token: admin.token,
+      token: shop.admin.token,
       json: { platform: 'messenger', botToken: BOT_TOKEN, channelId: CHANNEL, isActive: true },
     });
     expect(response.status).toBe(201);
@@ -121,7 +117,7 @@ describe('POST /api/syndication/config', () => {
   it('updates the config of that platform, keeping the token when its masked value comes back', async () => {
     const row = await storeConfig();
     const response = await api.post('/api/syndication/config', {
-      token: admin.token,
+      token: shop.admin.token,
       json: { platform: 'MESSENGER', botToken: `••••••••${BOT_TOKEN.slice(-4)}`, channelId: '@newchannel', isActive: false },
     });
     expect(response.status).toBe(200);
@@ -132,21 +128,21 @@ describe('POST /api/syndication/config', () => {
 
   it('replaces the token with a new full one and leaves unsent fields alone', async () => {
     await storeConfig({ isActive: false });
-    const response = await api.post('/api/syndication/config', { token: admin.token, json: { platform: 'MESSENGER', botToken: OTHER_TOKEN } });
+    const response = await api.post('/api/syndication/config', { token: shop.admin.token, json: { platform: 'MESSENGER', botToken: OTHER_TOKEN } });
     expect(response.status).toBe(200);
     expect(await storedConfig()).toMatchObject({ botToken: OTHER_TOKEN, channelId: CHANNEL, isActive: false });
   });
 
   it('refuses a masked value that is not the stored token', async () => {
     await storeConfig();
-    const response = await api.post('/api/syndication/config', { token: admin.token, json: { platform: 'MESSENGER', botToken: '••••••••abcd' } });
+    const response = await api.post('/api/syndication/config', { token: shop.admin.token, json: { platform: 'MESSENGER', botToken: '••••••••abcd' } });
     expect(response.status).toBe(400);
     expect(response.body.details).toEqual([{ field: 'botToken', message: 'a masked value can only keep the stored secret; send the full value' }]);
     expect((await storedConfig())!.botToken).toBe(BOT_TOKEN);
   });
 
   it('requires a bot token and a channel id to create a config', async () => {
-    const response = await api.post('/api/syndication/config', { token: admin.token, json: { platform: 'MESSENGER', isActive: true } });
+    const response = await api.post('/api/syndication/config', { token: shop.admin.token, json: { platform: 'MESSENGER', isActive: true } });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('Missing required fields: botToken, channelId');
     expect(await storedConfig()).toBeUndefined();
@@ -160,7 +156,7 @@ describe('POST /api/syndication/config', () => {
       [{ platform: 'MESSENGER', botToken: BOT_TOKEN, channelId: CHANNEL, isActive: 'yes' }, 'isActive'],
     ];
     for (const [json, field] of cases) {
-      const response = await api.post('/api/syndication/config', { token: admin.token, json });
+      const response = await api.post('/api/syndication/config', { token: shop.admin.token, json });
       expect(response.status).toBe(400);
       expect(response.body.details[0].field).toBe(field);
     }
@@ -168,7 +164,7 @@ describe('POST /api/syndication/config', () => {
   });
 
   it('refuses an agent and stores nothing', async () => {
-    const response = await api.post('/api/syndication/config', { token: agent.token, json: { platform: 'MESSENGER', botToken: BOT_TOKEN, channelId: CHANNEL } });
+    const response = await api.post('/api/syndication/config', { token: shop.agent.token, json: { platform: 'MESSENGER', botToken: BOT_TOKEN, channelId: CHANNEL } });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ success: false, error: 'Role "AGENT" is not authorized for this resource' });
     expect(await storedConfig()).toBeUndefined();
@@ -178,20 +174,20 @@ describe('POST /api/syndication/config', () => {
 describe('DELETE /api/syndication/config/:platform', () => {
   it('deletes the config of a platform', async () => {
     await storeConfig();
-    const response = await api.delete('/api/syndication/config/messenger', { token: admin.token });
+    const response = await api.delete('/api/syndication/config/messenger', { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { platform: 'MESSENGER' } });
     expect(await storedConfig()).toBeUndefined();
   });
 
   it('answers 404 when the platform has no config', async () => {
-    const response = await api.delete('/api/syndication/config/MESSENGER', { token: admin.token });
+    const response = await api.delete('/api/syndication/config/MESSENGER', { token: shop.admin.token });
     expect(response.status).toBe(404);
   });
 
   it('refuses an agent and keeps the config', async () => {
     await storeConfig();
-    const response = await api.delete('/api/syndication/config/MESSENGER', { token: agent.token });
+    const response = await api.delete('/api/syndication/config/MESSENGER', { token: shop.agent.token });
     expect(response.status).toBe(403);
     expect(await storedConfig()).toBeDefined();
   });
@@ -200,7 +196,7 @@ describe('DELETE /api/syndication/config/:platform', () => {
 describe('GET /api/syndication/messenger/info', () => {
   it('shows the bot and the channel without photo URLs', async () => {
     await storeConfig();
-    const response = await api.get('/api/syndication/messenger/info', { token: agent.token });
+    const response = await api.get('/api/syndication/messenger/info', { token: shop.agent.token });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({
       bot: { id: 8000001, first_name: 'Deals Bot', username: 'deals_bot', photoUrl: null },
@@ -213,20 +209,20 @@ describe('GET /api/syndication/messenger/info', () => {
 
   it('still answers while posting is switched off', async () => {
     await storeConfig({ isActive: false });
-    const response = await api.get('/api/syndication/messenger/info', { token: admin.token });
+    const response = await api.get('/api/syndication/messenger/info', { token: shop.admin.token });
     expect(response.status).toBe(200);
   });
 
   it('answers 502 with the Bot API error', async () => {
     await storeConfig();
     bot.fail('getChat', { error_code: 400, description: 'Bad Request: chat not found' });
-    const response = await api.get('/api/syndication/messenger/info', { token: admin.token });
+    const response = await api.get('/api/syndication/messenger/info', { token: shop.admin.token });
     expect(response.status).toBe(502);
     expect(response.body).toEqual({ success: false, error: 'Bot API getChat failed (400): Bad Request: chat not found' });
   });
 
   it('answers 409 while no bot and channel are configured', async () => {
-    const response = await api.get('/api/syndication/messenger/info', { token: admin.token });
+    const response = await api.get('/api/syndication/messenger/info', { token: shop.admin.token });
     expect(response.status).toBe(409);
     expect(response.body.error).toBe('The messenger channel is not configured: set a MESSENGER bot token and channel id');
     expect(bot.calls).toEqual([]);
@@ -289,7 +285,7 @@ describe('GET /api/public/messenger-bot', () => {
 describe('messenger webhook', () => {
   it('points the webhook at this service with a secret token, and answers with the webhook info', async () => {
     await storeConfig();
-    const response = await api.post('/api/syndication/messenger/setup-webhook', { token: admin.token });
+    const response = await api.post('/api/syndication/messenger/setup-webhook', { token: shop.admin.token });
     expect(response.status).toBe(200);
     const url = `${server.baseUrl}/api/syndication/messenger/webhook`;
     expect(response.body.data).toMatchObject({ url, has_custom_certificate: false, pending_update_count: 0 });
@@ -301,8 +297,8 @@ describe('messenger webhook', () => {
 
   it('shows the webhook info', async () => {
     await storeConfig();
-    await api.post('/api/syndication/messenger/setup-webhook', { token: admin.token });
-    const response = await api.get('/api/syndication/messenger/webhook-info', { token: admin.token });
+    await api.post('/api/syndication/messenger/setup-webhook', { token: shop.admin.token });
+    const response = await api.get('/api/syndication/messenger/webhook-info', { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({
       url: `${server.baseUrl}/api/syndication/messenger/webhook`,
@@ -317,21 +313,21 @@ describe('messenger webhook', () => {
   });
 
   it('answers 409 while no bot is configured', async () => {
-    expect((await api.post('/api/syndication/messenger/setup-webhook', { token: admin.token })).status).toBe(409);
-    expect((await api.get('/api/syndication/messenger/webhook-info', { token: admin.token })).status).toBe(409);
+    expect((await api.post('/api/syndication/messenger/setup-webhook', { token: shop.admin.token })).status).toBe(409);
+    expect((await api.get('/api/syndication/messenger/webhook-info', { token: shop.admin.token })).status).toBe(409);
     expect(bot.calls).toEqual([]);
   });
 
   it('refuses an agent', async () => {
     await storeConfig();
-    expect((await api.post('/api/syndication/messenger/setup-webhook', { token: agent.token })).status).toBe(403);
-    expect((await api.get('/api/syndication/messenger/webhook-info', { token: agent.token })).status).toBe(403);
+    expect((await api.post('/api/syndication/messenger/setup-webhook', { token: shop.agent.token })).status).toBe(403);
+    expect((await api.get('/api/syndication/messenger/webhook-info', { token: shop.agent.token })).status).toBe(403);
     expect(bot.calls).toEqual([]);
   });
 
   it("acknowledges the Bot API's inbound update (it carries the registered secret) with 200 and does nothing, whatever the body", async () => {
     await storeConfig();
-    await api.post('/api/syndication/messenger/setup-webhook', { token: admin.token });
+    await api.post('/api/syndication/messenger/setup-webhook', { token: shop.admin.token });
     const secret = { 'x-telegram-bot-api-secret-token': bot.webhook.secretToken! };
     bot.reset();
     const update = await api.post('/api/syndication/messenger/webhook', { json: { update_id: 1, channel_post: { message_id: 5, text: 'hi' } }, headers: secret });
@@ -345,7 +341,7 @@ describe('messenger webhook', () => {
 
   it('answers 401 to a webhook call without the registered secret, or with another', async () => {
     await storeConfig();
-    await api.post('/api/syndication/messenger/setup-webhook', { token: admin.token });
+    await api.post('/api/syndication/messenger/setup-webhook', { token: shop.admin.token });
     const attempts: Array<Record<string, string>> = [{}, { 'x-telegram-bot-api-secret-token': 'not-the-secret' }, { 'x-telegram-bot-api-secret-token': `${bot.webhook.secretToken!}0` }];
     for (const headers of attempts) {
       const response = await api.post('/api/syndication/messenger/webhook', { json: { update_id: 2 }, headers });
@@ -362,8 +358,8 @@ describe('posting', () => {
   });
 
   it('posts nothing and logs nothing while no config exists', async () => {
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id });
-    const response = await api.post(`/api/syndication/trigger/${listing.id}`, { token: admin.token });
+    const listing = await buildListing(server.db, { categoryId, agentId: shop.agent.id });
+    const response = await api.post(`/api/syndication/trigger/${listing.id}`, { token: shop.admin.token });
     expect(response.status).toBe(409);
     expect(response.body.error).toBe('Channel posting is not configured: no active MESSENGER config with a bot token and channel id');
     await emitListingEvent(server.db, { type: 'listing.created', listingId: listing.id });
@@ -374,8 +370,8 @@ describe('posting', () => {
 
   it('sends a post without a keyboard when no button has a link source', async () => {
     await storeConfig();
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id });
-    const response = await api.post(`/api/syndication/trigger/${listing.id}`, { token: admin.token });
+    const listing = await buildListing(server.db, { categoryId, agentId: shop.agent.id });
+    const response = await api.post(`/api/syndication/trigger/${listing.id}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
     const [call] = bot.callsTo('sendMessage');
     expect(call!.replyMarkup).toBeUndefined();
@@ -387,11 +383,11 @@ describe('an unreachable Bot API', () => {
   it('gives 502 envelopes and a FAILED entry that name the failure but never the token', async () => {
     await storeConfig();
     await bot.close();
-    const info = await api.get('/api/syndication/messenger/info', { token: admin.token });
+    const info = await api.get('/api/syndication/messenger/info', { token: shop.admin.token });
     expect(info.status).toBe(502);
     expect(info.body.error).toMatch(/^Bot API (getMe|getChat|getChatMemberCount) could not be reached \(ECONNREFUSED\)$/);
-    const listing = await buildListing(server.db, { categoryId: (await buildCategory(server.db)).id, agentId: agent.id });
-    const trigger = await api.post(`/api/syndication/trigger/${listing.id}`, { token: admin.token });
+    const listing = await buildListing(server.db, { categoryId: (await buildCategory(server.db)).id, agentId: shop.agent.id });
+    const trigger = await api.post(`/api/syndication/trigger/${listing.id}`, { token: shop.admin.token });
     expect(trigger.status).toBe(502);
     expect(trigger.body.error).toBe('Posting to the channel failed: Bot API sendMessage could not be reached (ECONNREFUSED)');
     const [entry] = await server.db.select().from(syndicationLogs).where(eq(syndicationLogs.listingId, listing.id));

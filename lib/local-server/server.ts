@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { config } from '../config.js';
 import { log } from '../log.js';
 import type { RouteHandler } from '../http/route.js';
-import { projectRoutes, type Rewrite } from '../platform/rewrites.js';
+import { projectRoutes, type Rewrite } from '../platform/project-routes.js';
 import { installRequestContext, loggedPurge } from '../platform/request-context.js';
 import { keepIdleConnections } from '../platform/idle-connections.js';
 import { fileLookup, resolvePlatformRoute } from '../platform/routes.js';
@@ -28,16 +28,18 @@ function readRewrites(projectRoot: string): Rewrite[] {
 
 /**
  * Serves the `api/` tree routed by the platform's own rules (lib/platform): the function a path
- * names first, then the `vercel.json` rewrites in order, dynamic segments passed in the query string.
+ * names first, then the `vercel.json` rewrites in order, then the functions with path parameters
+ * (passed in the query string) and the not-found function, as the build's routes place them.
  * Each function module is imported on its first request. Local image files are served from
  * `/uploads/`, and the deployment's static files as the build writes them. Cache purges reach the
  * platform's purge API through the request context, which logs them here: no CDN keeps anything.
  */
 export function createLocalServer({ projectRoot }: LocalServerOptions): http.Server {
   installRequestContext({ purge: loggedPurge });
-  const functions = new Map(discoverRoutes(path.join(projectRoot, 'api')).map((route) => [`api/${route.file}`, route.modulePath]));
+  const discovered = discoverRoutes(path.join(projectRoot, 'api'));
+  const functions = new Map(discovered.map((route) => [`api/${route.file}`, route.modulePath]));
   const lookup = fileLookup(new Set([...functions.keys(), ...Object.keys(STATIC_FILES)]));
-  const routes = projectRoutes(readRewrites(projectRoot));
+  const routes = projectRoutes(readRewrites(projectRoot), discovered);
   const modules = new Map<string, Promise<RouteHandler>>();
 
   const load = (modulePath: string): Promise<RouteHandler> => {

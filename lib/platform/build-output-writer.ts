@@ -4,7 +4,7 @@ import path from 'node:path';
 import { nodeFileTrace, resolve as resolveDependency } from '@vercel/nft';
 import { build } from 'esbuild';
 import { assertNoDefaultOnlyDynamicChunks, commonJsNamedExports } from './commonjs-named-exports.js';
-import { BUILD_ROUTES } from './rewrites.js';
+import { buildRoutes, type RoutedFunction } from './project-routes.js';
 import { STATIC_FILES } from './static-files.js';
 
 /**
@@ -81,9 +81,7 @@ function nodeRuntime(projectDir: string): string {
 }
 
 /** An `api/` file the build makes a function of. */
-export interface FunctionSource {
-  /** Path under `api/` without extension, e.g. `listings/[id]`. */
-  file: string;
+export interface FunctionSource extends RoutedFunction {
   /** Absolute path of the module. */
   modulePath: string;
 }
@@ -189,8 +187,8 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 /**
  * Writes the deployment as Build Output API v3 into `outputDir` (`.vercel/output`, which
  * `vercel build` then keeps as it is): one bundled function per `api/` file, the static files,
- * and `config.json` with the routes around `vercel.json`'s rewrites, which the platform adds
- * at the start of the filesystem phase.
+ * and `config.json` with the routes of the functions, which `vercel build` merges with
+ * `vercel.json`'s rewrites (project-routes.ts).
  */
 export async function writeBuildOutput(projectDir: string, outputDir: string, functions: readonly FunctionSource[]): Promise<void> {
   for (const owned of ['functions', 'static', 'config.json']) fs.rmSync(path.join(outputDir, owned), { recursive: true, force: true });
@@ -202,5 +200,5 @@ export async function writeBuildOutput(projectDir: string, outputDir: string, fu
   const traceCache = {};
   await eachLimited(functions, 4, (route) => writeFunction(projectDir, outputDir, route, runtime, traceCache));
 
-  fs.writeFileSync(path.join(outputDir, 'config.json'), `${JSON.stringify({ version: 3, routes: BUILD_ROUTES }, null, 2)}\n`);
+  fs.writeFileSync(path.join(outputDir, 'config.json'), `${JSON.stringify({ version: 3, routes: buildRoutes(functions) }, null, 2)}\n`);
 }

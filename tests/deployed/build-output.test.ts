@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverRoutes } from '../../lib/local-server/route-table.js';
-import { projectRoutes, rewriteRoute, type Rewrite } from '../../lib/platform/rewrites.js';
+import { projectRoutes, type Rewrite } from '../../lib/platform/project-routes.js';
 import { fileLookup, resolvePlatformRoute, type PlatformRoute } from '../../lib/platform/routes.js';
 import { STATIC_FILES } from '../../lib/platform/static-files.js';
 import { readBuildOutput } from '../../lib/platform/build-output-server.js';
@@ -117,9 +117,8 @@ describe('routing: the local server and the build output', () => {
     expect([...builtFiles].sort()).toEqual([...localFiles].sort());
   });
 
-  it('puts vercel.json rewrites into the build output exactly as the local server writes them', () => {
-    const afterFilesystem = output.routes.slice(output.routes.findIndex((route) => 'handle' in route && route.handle === 'filesystem') + 1);
-    expect(afterFilesystem.slice(0, rewrites.length)).toEqual(rewrites.map(rewriteRoute));
+  it('merges vercel.json rewrites into the build output exactly as the local server merges them', () => {
+    expect(output.routes).toEqual(projectRoutes(rewrites, discoverRoutes(path.resolve('api'))));
   });
 
   it('serves every documented path from the function of its own file, never the catch-all', () => {
@@ -138,7 +137,7 @@ describe('routing: the local server and the build output', () => {
     };
     expect(documentPaths.length).toBeGreaterThan(40);
     for (const pathname of [...documentPaths, ...EDGE_PATHS]) {
-      expect(resolveWith(projectRoutes(rewrites), localFiles, pathname), pathname).toEqual(resolveWith(output.routes, builtFiles, pathname));
+      expect(resolveWith(projectRoutes(rewrites, discoverRoutes(path.resolve('api'))), localFiles, pathname), pathname).toEqual(resolveWith(output.routes, builtFiles, pathname));
     }
   });
 });

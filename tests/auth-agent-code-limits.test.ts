@@ -1,19 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentCodes, idempotencyKeys, rateLimits, users } from '../lib/db/schema.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildAgent } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer({ TRUST_PROXY: '1' });
 const api = server.api;
+const shop = useShop(server);
 const TOO_MANY = { success: false, error: 'Too many requests, try again later' };
 const SHOP_WIDE_MISSES = 'agent-code-misses:all';
-let admin: TestUser;
 let sequence = 0;
-
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-});
 
 function signUpBody(agentCode: string, email = `signed-up-${(sequence += 1)}@example.com`) {
   return { email, password: 'a-strong-password', name: 'Signed Up', phone: '+15550123', agentCode };
@@ -28,7 +25,7 @@ function verify(code: string, address: string) {
 }
 
 async function issueCode(): Promise<{ id: string; code: string }> {
-  const response = await api.post('/api/auth/agent-codes', { token: admin.token, json: { name: 'Invited Agent' } });
+  const response = await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: { name: 'Invited Agent' } });
   expect(response.status).toBe(201);
   return response.body.data;
 }
@@ -132,7 +129,7 @@ describe('Idempotency-Key on sign-ups', () => {
   it('keeps keys only for sign-ups within the address budget: refused ones leave none, and their retry later runs anew', async () => {
     const address = '198.51.100.120';
     const { code } = await issueCode();
-    const bodies = Array.from({ length: 25 }, () => signUpBody(code, admin.email));
+    const bodies = Array.from({ length: 25 }, () => signUpBody(code, shop.admin.email));
     const statuses = [];
     for (const [index, body] of bodies.entries()) statuses.push((await register(body, address, { 'idempotency-key': `flood-${index}` })).status);
     expect(statuses).toEqual([...Array(20).fill(409), ...Array(5).fill(429)]);
