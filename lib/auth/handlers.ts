@@ -40,14 +40,14 @@ export async function register(
   const db = await getDb();
   if (!(await findUsableAgentCode(db, body.agentCode))) {
     await countWrongAgentCode();
-    throw ApiError.badRequest(INVALID_AGENT_CODE);
+    throw ApiError.of('INVALID_AGENT_CODE', INVALID_AGENT_CODE);
   }
   if (await findCredentials(db, body.email)) throw ApiError.duplicate('email');
   // Hashing is slow: done before the transaction so the code's row is never held locked meanwhile.
   const passwordHash = await hashPassword(body.password, `sign-up:${ctx.clientIp}`);
   const user = await inTransaction(db, async (tx) => {
     const code = await consumeAgentCode(tx, body.agentCode);
-    if (!code) throw ApiError.badRequest(INVALID_AGENT_CODE);
+    if (!code) throw ApiError.of('INVALID_AGENT_CODE', INVALID_AGENT_CODE);
     const agent = await insertAgent(tx, { email: body.email, passwordHash, name: body.name, phone: body.phone });
     await recordAgentCodeUser(tx, code.id, agent.id);
     return agent;
@@ -78,7 +78,7 @@ async function trustedDevice(db: Database, body: LoginBody): Promise<{ device: T
 async function signInFromDevice({ device, account }: { device: TrustedDevice; account: Credentials }, password: string): Promise<Reply> {
   const rule = { key: `login-device:${device.deviceId}`, ...DEVICE_FAILURE_LIMIT };
   const matched = await limitFailures(rule, () => passwordMatches(password, account.password, `device:${device.deviceId}`));
-  if (!matched) throw ApiError.unauthorized(INVALID_CREDENTIALS);
+  if (!matched) throw ApiError.of('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
   return signedIn(account);
 }
 
@@ -94,7 +94,7 @@ async function signInUntrusted(db: Database, body: LoginBody, clientIp: string):
     { key: `login-account:${body.email}`, ...LOGIN_ACCOUNT_LIMIT },
   );
   const account = await findCredentials(db, body.email);
-  if (!(await passwordMatches(body.password, account?.password, `sign-in:${body.email}`)) || !account) throw ApiError.unauthorized(INVALID_CREDENTIALS);
+  if (!(await passwordMatches(body.password, account?.password, `sign-in:${body.email}`)) || !account) throw ApiError.of('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
   return signedIn(account);
 }
 

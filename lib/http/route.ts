@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth/authenticate.js';
 import { config } from '../config.js';
 import { log } from '../log.js';
 import { flushTelemetry, inSpan, telemetryEnabled } from '../telemetry.js';
-import { ApiError } from './api-error.js';
+import { ApiError, errorEnvelope } from './api-error.js';
 import { keepAnswer, keptAnswer, type KeptAnswer } from './answer-cache.js';
 import { clientAddress } from './client-address.js';
 import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
@@ -143,9 +143,6 @@ function clientRequestIdOf(request: IncomingRequest): string | undefined {
   return typeof incoming === 'string' && /^[\w.-]{8,128}$/.test(incoming) ? incoming : undefined;
 }
 
-/** An error answer lists at most this many details, so a huge bad body cannot make a huge answer. */
-const MAX_DETAILS = 50;
-
 /** Keys come from the caller: a prototype-free object, so `__proto__` and the like are plain keys. */
 function queryObject(url: URL): Record<string, string | string[]> {
   const query = Object.create(null) as Record<string, string | string[]>;
@@ -194,14 +191,13 @@ function errorReply(error: unknown, requestId: string): Reply {
   const apiError = error instanceof ApiError ? error : databaseErrorToApiError(error);
   if (apiError && apiError.status >= 500) log.warn('request failed on a dependency', { requestId, status: apiError.status, error });
   if (apiError) {
-    const body: Record<string, unknown> = { success: false, error: apiError.message };
-    if (apiError.details) body.details = apiError.details.slice(0, MAX_DETAILS);
+    const body = errorEnvelope(apiError);
     const headers = { ...apiError.headers };
     if (apiError.status === 503) headers['Retry-After'] ??= '5';
     return { status: apiError.status, body, headers };
   }
   log.error('unhandled error', { requestId, error });
-  return { status: 500, body: { success: false, error: 'Internal server error' } };
+  return { status: 500, body: errorEnvelope(new ApiError(500, 'Internal server error')) };
 }
 
 let bootstrap: Promise<void> | undefined;
@@ -371,7 +367,7 @@ async function answer(table: RouteTable, allowed: string, request: IncomingReque
   let outcome: Outcome;
   if (!endpoint) {
     discardBody(request);
-    outcome = { reply: { status: 405, body: { success: false, error: `Method ${method} not allowed` }, headers: { Allow: allowed } }, user: null };
+    outcome = { reply: errorReply(new ApiError(405, `Method ${method} not allowed`, undefined, { Allow: allowed }), requestId), user: null };
   } else {
     try {
       outcome = await run(endpoint, request, url, requestId);
