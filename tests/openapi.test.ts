@@ -303,6 +303,21 @@ describe('responses', () => {
     expect(settings.required).not.toContain('whatsappNumber');
   });
 
+  it('gives the reference page realistic examples: a sign-in with an e-mail, a listing with its attributes', () => {
+    const signInBody = doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema.properties;
+    expect(signInBody.email.examples[0]).toMatch(/^[\w.]+@example\.com$/);
+    const signedIn = doc.paths['/api/auth/login'].post.responses['200'].content['application/json'].schema.properties.data.properties;
+    expect(signedIn.user.properties.email.examples[0]).toMatch(/^[\w.]+@example\.com$/);
+    expect(signedIn.token.examples[0]).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const listing = doc.paths['/api/listings/{id}'].get.responses['200'].content['application/json'].schema.properties.data.properties;
+    expect(listing.attributes.examples[0]).toMatchObject({ brand: expect.any(String), model: expect.any(String) });
+    expect(listing.title.examples[0]).toEqual(expect.stringMatching(/\w+ \w+/));
+    const created = doc.paths['/api/listings'].post.requestBody.content['application/json'].schema.properties;
+    expect(created.attributes.examples[0]).toEqual(listing.attributes.examples[0]);
+    const category = doc.paths['/api/categories/{id}'].get.responses['200'].content['application/json'].schema.properties.data.properties;
+    expect(category.schemaRules.examples[0]).toContainEqual(expect.objectContaining({ type: 'select', options: expect.any(Array) }));
+  });
+
   it('documents a photo with its url, intrinsic size, placeholder and srcset, sizes nullable until described', () => {
     const photo = doc.components.schemas.Photo;
     expect(photo.required).toEqual(['url', 'width', 'height', 'placeholder', 'srcset']);
