@@ -10582,14 +10582,20 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
+                            /** @description Entries waiting to be posted (or being posted now). */
                             pending: number;
+                            /** @description Failed entries the sweeper will try again. */
                             failedRetrying: number;
+                            /** @description Entries of the last 24 hours that failed and will not be tried again (the failure cannot heal, or attempts ran out). */
                             failedForGood24h: number;
                             succeeded24h: number;
+                            /** @description How long the oldest waiting entry has waited; null when none waits. */
                             oldestPendingSeconds: number | null;
                             lastSuccessAt: string | null;
                             lastFailureAt: string | null;
+                            /** @description The last attempt the Bot API refused for flood control (429). */
                             lastRateLimitedAt: string | null;
+                            /** @description The wait the Bot API asked for then. */
                             lastRetryAfterSeconds: number | null;
                         };
                     };

@@ -13,6 +13,7 @@ import { findCredentials, insertAgent } from './queries.js';
 import type { LoginBody, RegisterBody } from './schema.js';
 import { withSignInSlot } from './sign-in-slots.js';
 import { signToken } from './tokens.js';
+import type { SignInView, SignUpView } from './view.js';
 
 const FIFTEEN_MINUTES = 15 * 60;
 /** Sign-in attempts per e-mail and client address. */
@@ -52,14 +53,16 @@ export async function register(
     await recordAgentCodeUser(tx, code.id, agent.id);
     return agent;
   });
-  return created({ user: userSummary(user), token: await signToken(user) });
+  const answer: SignUpView = { user: userSummary(user), token: await signToken(user) };
+  return created(answer);
 }
 
 type Credentials = NonNullable<Awaited<ReturnType<typeof findCredentials>>>;
 
 async function signedIn(account: Credentials): Promise<Reply> {
   const [token, deviceToken] = await Promise.all([signToken(account), signDeviceToken(account.id)]);
-  return ok({ user: userSummary(account), token, deviceToken });
+  const answer: SignInView = { user: userSummary(account), token, deviceToken };
+  return ok(answer);
 }
 
 /** The device a sign-in's device token names, when it is a live one of the very account the sign-in names. */

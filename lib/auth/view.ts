@@ -17,6 +17,8 @@ const Jwt = v.pipe(v.string(), v.description('A bearer token: send it as `Author
 
 export const SignUpView = v.object({ user: UserSummaryView, token: Jwt });
 
+export type SignUpView = v.InferOutput<typeof SignUpView>;
+
 export const SignInView = v.object({
   user: UserSummaryView,
   token: Jwt,
@@ -26,6 +28,8 @@ export const SignInView = v.object({
     v.examples(['eyJhbGciOiJIUzI1NiJ9.eyJkZXZpY2UiOiJjNGE3In0.ZGV2aWNlLXNpZ25hdHVyZQ']),
   ),
 });
+
+export type SignInView = v.InferOutput<typeof SignInView>;
 
 const Link = v.nullable(v.string());
 

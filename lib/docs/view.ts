@@ -5,3 +5,5 @@ export const ServiceInfoView = v.object({
   version: v.pipe(v.string(), v.examples(['0.1.0'])),
   links: v.object({ docs: v.literal('/api/docs'), openapi: v.literal('/api/openapi.json'), health: v.literal('/health') }),
 });
+
+export type ServiceInfoView = v.InferOutput<typeof ServiceInfoView>;

@@ -48,17 +48,21 @@ export const MessageEditedView = v.object({ messageId: v.pipe(v.number(), v.inte
 
 export const ConfigDeletedView = v.object({ platform: v.string() });
 
+const Count = v.pipe(v.number(), v.integer());
+
 export const PostingHealthView = v.object({
-  pending: v.pipe(v.number(), v.integer()),
-  failedRetrying: v.pipe(v.number(), v.integer()),
-  failedForGood24h: v.pipe(v.number(), v.integer()),
-  succeeded24h: v.pipe(v.number(), v.integer()),
-  oldestPendingSeconds: v.nullable(v.number()),
+  pending: v.pipe(Count, v.description('Entries waiting to be posted (or being posted now).')),
+  failedRetrying: v.pipe(Count, v.description('Failed entries the sweeper will try again.')),
+  failedForGood24h: v.pipe(Count, v.description('Entries of the last 24 hours that failed and will not be tried again (the failure cannot heal, or attempts ran out).')),
+  succeeded24h: Count,
+  oldestPendingSeconds: v.pipe(v.nullable(v.number()), v.description('How long the oldest waiting entry has waited; null when none waits.')),
   lastSuccessAt: v.nullable(IsoTimestamp),
   lastFailureAt: v.nullable(IsoTimestamp),
-  lastRateLimitedAt: v.nullable(IsoTimestamp),
-  lastRetryAfterSeconds: v.nullable(v.number()),
+  lastRateLimitedAt: v.pipe(v.nullable(IsoTimestamp), v.description('The last attempt the Bot API refused for flood control (429).')),
+  lastRetryAfterSeconds: v.pipe(v.nullable(v.number()), v.description('The wait the Bot API asked for then.')),
 });
+
+export type PostingHealthView = v.InferOutput<typeof PostingHealthView>;
 
 const BotView = v.object({ id: v.number(), first_name: v.string(), username: v.pipe(v.string(), v.examples(['brostech_bot'])) });
 
