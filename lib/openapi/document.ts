@@ -47,7 +47,7 @@ function tagOf(pattern: string): string {
   return best?.tag.name ?? 'Other';
 }
 
-const ref = (kind: 'schemas' | 'responses', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: OpenApiObject) => ({ 'application/json': { schema } });
 
 /** How each error status is described; its body is the error envelope with the operation's codes of that status. */
@@ -76,12 +76,12 @@ function errorSchema(codes: readonly ErrorCode[]): OpenApiObject {
       success: { const: false },
       error: { type: 'string', description: 'What went wrong, in English (the spec\'s message)' },
       code: { type: 'string', enum: codes, description: 'The stable identifier of the case: branch on this, not on `error`' },
-      details: { type: 'array', items: ref('schemas', 'ErrorDetail') },
+      details: { type: 'array', items: schemaRef('ErrorDetail') },
     },
   };
 }
 
-const SUCCESS_SCHEMAS: Record<string, OpenApiObject> = {
+const COMPONENT_SCHEMAS: Record<string, OpenApiObject> = {
   MessageSuccess: {
     type: 'object',
     required: ['success', 'message'],
@@ -131,7 +131,7 @@ const ASSET_TYPES = ['text/css', 'text/javascript', 'image/png'];
 function envelope(answer: AnswerShape, pagination: 'none' | 'always' | 'on-request'): OpenApiObject {
   const data = answerJsonSchema(pagination === 'none' ? answer.data : v.array(answer.data));
   const beside = Object.fromEntries(Object.entries(answer.beside ?? {}).map(([name, schema]) => [name, answerJsonSchema(schema)]));
-  const paging = pagination === 'none' ? {} : { pagination: ref('schemas', 'Pagination') };
+  const paging = pagination === 'none' ? {} : { pagination: schemaRef('Pagination') };
   return {
     type: 'object',
     required: ['success', 'data', ...Object.keys(beside), ...(pagination === 'always' ? ['pagination'] : [])],
@@ -147,11 +147,11 @@ function successResponse(key: string, notes: OperationNotes): OpenApiObject {
       if (!answer) throw new Error(`${key} pages a list, but answers.ts does not say of what`);
       return { description: 'A page of results', content: json(envelope(answer, notes.reply === 'paginated' ? 'always' : 'on-request')) };
     case 'message':
-      return { description: 'Done', content: json(ref('schemas', 'MessageSuccess')) };
+      return { description: 'Done', content: json(schemaRef('MessageSuccess')) };
     case 'success':
-      return { description: 'Acknowledged', content: json(ref('schemas', 'Acknowledgement')) };
+      return { description: 'Acknowledged', content: json(schemaRef('Acknowledgement')) };
     case 'health':
-      return { description: 'Healthy (no envelope)', content: json(ref('schemas', 'Health')) };
+      return { description: 'Healthy (no envelope)', content: json(schemaRef('Health')) };
     case 'document':
       return { description: 'An OpenAPI 3.1 document', content: json({ type: 'object' }) };
     case 'page':
@@ -372,7 +372,7 @@ async function buildOpenApiDocument(): Promise<OpenApiDocument> {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from `POST /api/auth/login` or `POST /api/auth/register`.' },
         cronSecret: { type: 'http', scheme: 'bearer', description: 'The deployment\'s `CRON_SECRET`, as Vercel Cron sends it.' },
       },
-      schemas: SUCCESS_SCHEMAS,
+      schemas: COMPONENT_SCHEMAS,
     },
   };
 }
