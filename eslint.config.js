@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', 'uploads/', 'drizzle/', '.vercel/', 'public/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', 'uploads/', 'drizzle/', '.vercel/', 'public/', 'types/api.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -8,7 +8,7 @@ import { useTestServer } from './support/test-server.js';
 const server = useTestServer({ TRUST_PROXY: '1' });
 const api = server.api;
 const shop = useShop(server);
-const TOO_MANY = { success: false, error: 'Too many requests, try again later' };
+const TOO_MANY = { success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' };
 const SHOP_WIDE_MISSES = 'agent-code-misses:all';
 let sequence = 0;
 
@@ -89,7 +89,7 @@ describe('checks of agent codes per address', () => {
     const misses = await counter(SHOP_WIDE_MISSES);
     const taken = await register(signUpBody(code, agent.email), address);
     expect(taken.status).toBe(409);
-    expect(taken.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
+    expect(taken.body).toEqual({ success: false, code: 'ALREADY_EXISTS', error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
     expect(await counter(`agent-code-checks:${address}`)).toBe(1);
     expect(await counter(SHOP_WIDE_MISSES)).toBe(misses);
     expect(await useCountOf(id)).toBe(0);
@@ -141,7 +141,7 @@ describe('Idempotency-Key on sign-ups', () => {
     await server.db.update(rateLimits).set({ resetAt: sql`now() - interval '1 second'` }).where(eq(rateLimits.key, `agent-code-checks:${address}`));
     const retried = await register(bodies[20], address, { 'idempotency-key': 'flood-20' });
     expect(retried.status).toBe(409);
-    expect(retried.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
+    expect(retried.body).toEqual({ success: false, code: 'ALREADY_EXISTS', error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
     expect(await keysOf(address)).toHaveLength(21);
   });
@@ -178,6 +178,6 @@ describe('Idempotency-Key on sign-ups', () => {
 
     const replayed = await register(body, address, { 'idempotency-key': 'sign-up-then-reset' });
     expect(replayed.status).toBe(409);
-    expect(replayed.body).toEqual({ success: false, error: 'The account this sign-up made has changed since: sign in instead' });
+    expect(replayed.body).toEqual({ success: false, code: 'CONFLICT', error: 'The account this sign-up made has changed since: sign in instead' });
   });
 });

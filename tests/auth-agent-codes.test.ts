@@ -142,7 +142,7 @@ describe('DELETE /api/auth/agent-codes/:id', () => {
     const unknown = crypto.randomUUID();
     const missing = await api.delete(`/api/auth/agent-codes/${unknown}`, { token: shop.admin.token });
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ success: false, error: `Agent code with id "${unknown}" not found` });
+    expect(missing.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Agent code with id "${unknown}" not found` });
     const malformed = await api.delete('/api/auth/agent-codes/123', { token: shop.admin.token });
     expect(malformed.status).toBe(400);
     expect(malformed.body.details).toContainEqual(expect.objectContaining({ field: 'id', message: 'must be a valid UUID' }));

@@ -100,7 +100,7 @@ describe('DELETE /api/auth/agents/:id', () => {
     const other = await buildAdmin(server.db);
     const response = await api.delete(`/api/auth/agents/${other.id}`, { token: shop.admin.token });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, error: `Agent with id "${other.id}" not found` });
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Agent with id "${other.id}" not found` });
     expect(await server.db.select().from(users).where(eq(users.id, other.id))).toHaveLength(1);
   });
 

@@ -30,7 +30,7 @@ describe('PUT /api/auth/me: changing the e-mail needs the current password', () 
       json: { email: 'thief@example.com', name: 'Not Applied', ...(currentPassword ? { currentPassword } : {}) },
     });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ success: false, error: 'Current password is incorrect' });
+    expect(response.body).toEqual({ success: false, code: 'CURRENT_PASSWORD_INCORRECT', error: 'Current password is incorrect' });
     expect(await emailOf(admin)).toBe(admin.email);
   });
 

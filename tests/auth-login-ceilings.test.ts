@@ -19,7 +19,7 @@ describe('sign-in ceilings', () => {
     expect(answers).toEqual(Array(30).fill(401));
     const over = await login('yet-another@example.com', '198.51.100.7');
     expect(over.status).toBe(429);
-    expect(over.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+    expect(over.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await login('yet-another@example.com', '198.51.100.8')).status).toBe(401);
   });
@@ -60,9 +60,9 @@ describe('sign-ins under way per address', () => {
     const refused = fromBusy.filter((response) => response.status === 429);
     expect(checked).toHaveLength(2);
     expect(refused).toHaveLength(4);
-    for (const response of checked) expect(response.body).toEqual({ success: false, error: 'Invalid email or password' });
+    for (const response of checked) expect(response.body).toEqual({ success: false, code: 'INVALID_CREDENTIALS', error: 'Invalid email or password' });
     for (const response of refused) {
-      expect(response.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+      expect(response.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
       expect(response.headers.get('retry-after')).toBe('1');
     }
     expect(fromOther.status).toBe(401);

@@ -52,13 +52,13 @@ describe('POST /api/auth/login: errors', () => {
     const agent = await buildAgent(server.db);
     const response = await login({ email: agent.email, password: 'not-the-password' });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ success: false, error: 'Invalid email or password' });
+    expect(response.body).toEqual({ success: false, code: 'INVALID_CREDENTIALS', error: 'Invalid email or password' });
   });
 
   it('answers exactly the same for an unknown e-mail', async () => {
     const response = await login({ email: 'nobody-here@example.com', password: 'whatever-password' });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ success: false, error: 'Invalid email or password' });
+    expect(response.body).toEqual({ success: false, code: 'INVALID_CREDENTIALS', error: 'Invalid email or password' });
   });
 
   it('does not accept the password of another account', async () => {
@@ -91,7 +91,7 @@ describe('POST /api/auth/login: rate limit', () => {
     for (let i = 0; i < 10; i += 1) expect((await login({ email: agent.email, password: 'wrong-password' }, '192.0.2.10')).status).toBe(401);
     const refused = await login({ email: agent.email, password: agent.password }, '192.0.2.10');
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+    expect(refused.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
   });

@@ -8,8 +8,8 @@ import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer({ TRUST_PROXY: '1' });
 const api = server.api;
-const TOO_MANY = { success: false, error: 'Too many requests, try again later' };
-const WRONG_CURRENT_PASSWORD = { success: false, error: 'Current password is incorrect' };
+const TOO_MANY = { success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' };
+const WRONG_CURRENT_PASSWORD = { success: false, code: 'CURRENT_PASSWORD_INCORRECT', error: 'Current password is incorrect' };
 
 function login(body: Record<string, unknown>, address: string) {
   return api.post('/api/auth/login', { json: body, headers: { 'x-forwarded-for': address } });
@@ -126,7 +126,7 @@ describe('device tokens', () => {
     for (let guess = 0; guess < 10; guess += 1) {
       const wrong = await login({ email: owner.email, password: `guess-${guess}`, deviceToken: one }, '192.0.2.20');
       expect(wrong.status).toBe(401);
-      expect(wrong.body).toEqual({ success: false, error: 'Invalid email or password' });
+      expect(wrong.body).toEqual({ success: false, code: 'INVALID_CREDENTIALS', error: 'Invalid email or password' });
     }
     expectTooMany(await login({ email: owner.email, password: owner.password, deviceToken: one }, '192.0.2.20'));
     expect(await counter(`login-device:${decodeJwt(one).jti}`)).toBe(11);

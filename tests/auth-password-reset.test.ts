@@ -112,7 +112,7 @@ describe('POST /api/auth/forgot-password', () => {
     for (let i = 0; i < 5; i += 1) expect((await api.post('/api/auth/forgot-password', { json: { email: agent.email } })).status).toBe(200);
     const refused = await api.post('/api/auth/forgot-password', { json: { email: agent.email } });
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+    expect(refused.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(15 * 60);
     expect(retryAfter).toBeLessThanOrEqual(60 * 60);
@@ -143,7 +143,7 @@ describe('POST /api/auth/reset-password: happy path', () => {
     expect((await reset({ email: agent.email, token: code, newPassword: 'first-new-password' })).status).toBe(200);
     const again = await reset({ email: agent.email, token: code, newPassword: 'second-new-password' });
     expect(again.status).toBe(400);
-    expect(again.body).toEqual({ success: false, error: 'Invalid or expired reset code' });
+    expect(again.body).toEqual({ success: false, code: 'INVALID_RESET_CODE', error: 'Invalid or expired reset code' });
     expect(await passwordMatches('first-new-password', (await stored(agent)).password)).toBe(true);
   });
 });
@@ -155,7 +155,7 @@ describe('POST /api/auth/reset-password: errors', () => {
     const before = await stored(agent);
     const response = await reset({ email: agent.email, token: wrongCode(code), newPassword: 'brand-new-password' });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'Invalid or expired reset code' });
+    expect(response.body).toEqual({ success: false, code: 'INVALID_RESET_CODE', error: 'Invalid or expired reset code' });
     const row = await stored(agent);
     expect(row).toMatchObject({ password: before.password, passwordResetToken: sha256(code), passwordResetAttempts: 1 });
   });
@@ -203,7 +203,7 @@ describe('POST /api/auth/reset-password: errors', () => {
   it('answers the same for an e-mail without an account', async () => {
     const response = await reset({ email: 'ghost@example.com', token: '123456', newPassword: 'brand-new-password' });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'Invalid or expired reset code' });
+    expect(response.body).toEqual({ success: false, code: 'INVALID_RESET_CODE', error: 'Invalid or expired reset code' });
   });
 
   it.each([

@@ -138,7 +138,7 @@ describe('PUT /api/auth/me: errors', () => {
     const other = await buildAgent(server.db);
     const response = await api.put('/api/auth/me', { token: agent.token, json: { email: other.email.toUpperCase(), name: 'Not Applied', currentPassword: agent.password } });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
+    expect(response.body).toEqual({ success: false, code: 'ALREADY_EXISTS', error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
     expect(await stored(agent)).toMatchObject({ email: agent.email, name: agent.name });
   });
 
@@ -207,7 +207,7 @@ describe('PUT /api/auth/me: errors', () => {
     const before = storedFiles(server.uploadDir);
     const notImage = await api.put('/api/auth/me', { token: agent.token, form: imageForm({ name: 'Nope' }, [{ field: 'profileImage', bytes: notAnImage(), type: 'image/png' }]) });
     expect(notImage.status).toBe(400);
-    expect(notImage.body).toEqual({ success: false, error: 'Unsupported image file' });
+    expect(notImage.body).toEqual({ success: false, code: 'UNSUPPORTED_IMAGE', error: 'Unsupported image file' });
     const tooLarge = await api.put('/api/auth/me', { token: agent.token, form: imageForm({}, [{ field: 'profileImage', bytes: await jpegOfSize(5.5 * 1024 * 1024) }]) });
     expect(tooLarge.status).toBe(400);
     expect(tooLarge.body.error).toMatch(/too large/);

@@ -92,7 +92,7 @@ describe('POST /api/auth/register: happy path', () => {
     const third = signUpBody(code);
     const refused = await register(third);
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ success: false, error: 'Invalid or expired agent code' });
+    expect(refused.body).toEqual({ success: false, code: 'INVALID_AGENT_CODE', error: 'Invalid or expired agent code' });
     expect(await userByEmail(third.email)).toBeUndefined();
     expect((await codeRow(id)).useCount).toBe(2);
   });
@@ -115,7 +115,7 @@ describe('POST /api/auth/register: errors', () => {
     await server.db.delete(agentCodes).where(eq(agentCodes.code, '999999'));
     const response = await register(body);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'Invalid or expired agent code' });
+    expect(response.body).toEqual({ success: false, code: 'INVALID_AGENT_CODE', error: 'Invalid or expired agent code' });
     expect(await userByEmail(body.email)).toBeUndefined();
   });
 
@@ -145,7 +145,7 @@ describe('POST /api/auth/register: errors', () => {
     const { id, code } = await issueCode();
     const response = await register(signUpBody(code, { email: existing.email.toUpperCase() }));
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
+    expect(response.body).toEqual({ success: false, code: 'ALREADY_EXISTS', error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
     expect(await codeRow(id)).toMatchObject({ useCount: 0, isUsed: false, usedById: null });
     expect(await server.db.select({ id: users.id }).from(users).where(eq(users.email, existing.email))).toHaveLength(1);
   });
@@ -171,7 +171,7 @@ describe('POST /api/auth/register: errors', () => {
   it('refuses a malformed JSON body', async () => {
     const response = await api.post('/api/auth/register', { raw: '{"email":', headers: { 'content-type': 'application/json' } });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'Malformed JSON body' });
+    expect(response.body).toEqual({ success: false, code: 'MALFORMED_BODY', error: 'Malformed JSON body' });
   });
 });
 
@@ -184,7 +184,7 @@ describe('POST /api/auth/register: rate limit', () => {
     const body = signUpBody(code);
     const refused = await register(body, address);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+    expect(refused.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await userByEmail(body.email)).toBeUndefined();
     expect((await register(body, '192.0.2.78')).status).toBe(201);

@@ -85,14 +85,14 @@ describe.each(ROUTES)('$method $access route $path', (route) => {
   it.each(REFUSALS)('refuses %s with 401', async (_label, header, error) => {
     const response = await call(route, header());
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ success: false, error });
+    expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error });
   });
 
   if (route.access === 'admin') {
     it('refuses an agent with 403', async () => {
       const response = await call(route, `Bearer ${agent.token}`);
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ success: false, error: 'Role "AGENT" is not authorized for this resource' });
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
     });
   }
 });

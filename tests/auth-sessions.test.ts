@@ -40,7 +40,7 @@ describe('a password reset ends the sessions issued before it', () => {
 
     const refused = await api.get('/api/auth/me', { token: stolen });
     expect(refused.status).toBe(401);
-    expect(refused.body).toEqual({ success: false, error: 'Token has been revoked' });
+    expect(refused.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Token has been revoked' });
     const login = await api.post('/api/auth/login', { json: { email: agent.email, password: 'a-brand-new-password' } });
     expect(login.status).toBe(200);
     expect((await api.get('/api/auth/me', { token: login.body.data.token })).status).toBe(200);
@@ -55,6 +55,6 @@ describe('tokens must say when they were issued and when they end', () => {
     const agent = await buildAgent(server.db);
     const response = await api.get('/api/auth/me', { token: await tokenFor(agent, times) });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ success: false, error: 'Invalid token' });
+    expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Invalid token' });
   });
 });

@@ -67,7 +67,7 @@ describe.each(endpoints)('$method $pattern ($access)', ({ method, pattern, acces
       for (const token of [undefined, agent.token, admin.token, 'not-the-secret', `${CRON_SECRET}x`]) {
         const response = await call(token);
         expect(response.status).toBe(401);
-        expect(response.body).toEqual({ success: false, error: 'Only the scheduler may call this' });
+        expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Only the scheduler may call this' });
       }
       const scheduled = await call(CRON_SECRET);
       expect(scheduled.status).toBe(200);
@@ -89,7 +89,7 @@ describe.each(endpoints)('$method $pattern ($access)', ({ method, pattern, acces
   it('refuses a request without a token', async () => {
     const response = await call();
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ success: false, error: 'Missing or malformed Authorization header' });
+    expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
   });
 
   it('refuses an empty bearer token and a header of another scheme', async () => {
@@ -176,7 +176,7 @@ describe('another agent on the first agent\'s resources', () => {
     const target = pattern.replace(/:\w+/, OWNED_RESOURCES[pattern]!(fixtures));
     const response = await api.send(method, target, { token: otherAgent.token, json: method === 'GET' || method === 'DELETE' ? undefined : { status: 'SOLD' } });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ success: false, error: 'Not authorized' });
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
     const after = await server.db.select().from(listings).where(eq(listings.id, fixtures.listingId));
     expect(after).toEqual(before);
   });

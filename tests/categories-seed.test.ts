@@ -126,7 +126,7 @@ describe('GET /api/admin/seed-categories: security', () => {
     const before = await allCategories();
     const response = await api.get('/api/admin/seed-categories', { token });
     expect(response.status).toBe(status);
-    expect(response.body).toEqual({ success: false, error });
+    expect(response.body).toEqual({ success: false, code: status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN', error });
     expect(await allCategories()).toEqual(before);
   }
 

@@ -83,7 +83,7 @@ describe('GET /api/categories/:id', () => {
     const id = crypto.randomUUID();
     const response = await api.get(`/api/categories/${id}`);
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, error: `Category with id "${id}" not found` });
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Category with id "${id}" not found` });
   });
 
   it('answers 400 for an id that is not a UUID', async () => {
@@ -195,14 +195,14 @@ describe('POST /api/categories', () => {
       json: { name: existing.name.toLowerCase().replace('_', ' '), displayName: 'Another' },
     });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'name', message: 'name already exists' }] });
+    expect(response.body).toEqual({ success: false, code: 'ALREADY_EXISTS', error: 'A record with that value already exists', details: [{ field: 'name', message: 'name already exists' }] });
     expect(await categoryCount()).toBe(before);
   });
 
   it('answers 400 for malformed JSON', async () => {
     const response = await api.post('/api/categories', { token: shop.admin.token, raw: '{"name":', headers: { 'content-type': 'application/json' } });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'Malformed JSON body' });
+    expect(response.body).toEqual({ success: false, code: 'MALFORMED_BODY', error: 'Malformed JSON body' });
   });
 });
 
@@ -271,7 +271,7 @@ describe('PATCH /api/categories/:id', () => {
     const category = await buildCategory(server.db);
     const response = await api.patch(`/api/categories/${category.id}`, { token: shop.admin.token, json: { name: taken.name, displayName: 'Changed' } });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'name', message: 'name already exists' }] });
+    expect(response.body).toEqual({ success: false, code: 'ALREADY_EXISTS', error: 'A record with that value already exists', details: [{ field: 'name', message: 'name already exists' }] });
     expect(await storedCategory(category.id)).toEqual(category);
   });
 
@@ -279,7 +279,7 @@ describe('PATCH /api/categories/:id', () => {
     const id = crypto.randomUUID();
     const response = await api.patch(`/api/categories/${id}`, { token: shop.admin.token, json: { displayName: 'Ghost' } });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, error: `Category with id "${id}" not found` });
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Category with id "${id}" not found` });
     expect(await storedCategory(id)).toBeUndefined();
   });
 });
@@ -301,7 +301,7 @@ describe('DELETE /api/categories/:id', () => {
     const response = await api.delete(`/api/categories/${category.id}`, { token: shop.admin.token });
 
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: `Category "${category.displayName}" cannot be deleted: 2 listings use it` });
+    expect(response.body).toEqual({ success: false, code: 'CONFLICT', error: `Category "${category.displayName}" cannot be deleted: 2 listings use it` });
     expect(await storedCategory(category.id)).toEqual(category);
     const remaining = await server.db.select({ id: listings.id }).from(listings).where(inArray(listings.id, [first.id, second.id]));
     expect(remaining).toHaveLength(2);
@@ -319,7 +319,7 @@ describe('DELETE /api/categories/:id', () => {
     const id = crypto.randomUUID();
     const response = await api.delete(`/api/categories/${id}`, { token: shop.admin.token });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, error: `Category with id "${id}" not found` });
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Category with id "${id}" not found` });
   });
 });
 
@@ -352,7 +352,7 @@ describe('category writes: security', () => {
       const before = await categoryCount();
       const response = await send();
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ success: false, error: 'Missing or malformed Authorization header' });
+      expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
       await expectNothingChanged(before);
     });
 
@@ -360,7 +360,7 @@ describe('category writes: security', () => {
       const before = await categoryCount();
       const response = await send('not-a-jwt');
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ success: false, error: 'Invalid token' });
+      expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Invalid token' });
       await expectNothingChanged(before);
     });
 
@@ -368,7 +368,7 @@ describe('category writes: security', () => {
       const before = await categoryCount();
       const response = await send(expired);
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ success: false, error: 'Token has expired' });
+      expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Token has expired' });
       await expectNothingChanged(before);
     });
 
@@ -376,7 +376,7 @@ describe('category writes: security', () => {
       const before = await categoryCount();
       const response = await send(deletedUserToken);
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ success: false, error: 'User no longer exists' });
+      expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'User no longer exists' });
       await expectNothingChanged(before);
     });
 
@@ -384,7 +384,7 @@ describe('category writes: security', () => {
       const before = await categoryCount();
       const response = await send(shop.agent.token);
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ success: false, error: 'Role "AGENT" is not authorized for this resource' });
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
       await expectNothingChanged(before);
     });
   });

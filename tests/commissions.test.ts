@@ -299,7 +299,7 @@ describe('PATCH /api/commissions/listing/:id', () => {
     it('answers 404 for an unknown listing', async () => {
       const response = await api.patch(`/api/commissions/listing/${MISSING_ID}`, { token: admin.token, json: { commissionPercent: 5 } });
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ success: false, error: `Listing with id "${MISSING_ID}" not found` });
+      expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Listing with id "${MISSING_ID}" not found` });
     });
 
     it('answers 400 for an id that is not a UUID', async () => {
@@ -347,7 +347,7 @@ describe('security: administrators only', () => {
       for (const { caller, headers, status, error } of callers()) {
         const response = await request.send(headers);
         expect(response.status, caller).toBe(status);
-        expect(response.body, caller).toEqual({ success: false, error });
+        expect(response.body, caller).toEqual({ success: false, code: status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN', error });
       }
       expect((await storedPercent(listing.id)).commissionPercent).toBe(4);
     });

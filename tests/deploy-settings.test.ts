@@ -139,6 +139,7 @@ describe('readiness of a production server that lacks a setting', () => {
     expect(ready.headers.get('retry-after')).toBe('5');
     expect(ready.body).toEqual({
       success: false,
+      code: 'DEPENDENCY_UNAVAILABLE',
       error: 'Service unavailable: required settings are missing',
       details: [{ field: 'JWT_SECRET', message: 'must be set to at least 32 bytes in production' }],
     });

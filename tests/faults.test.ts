@@ -137,7 +137,7 @@ describe('the database unreachable', () => {
     await proxy.stop();
     const ready = await remoteApi.get('/api/health/ready');
     expect(ready.status).toBe(503);
-    expect(ready.body).toMatchObject({ success: false, error: 'Service unavailable' });
+    expect(ready.body).toMatchObject({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable' });
     expect(ready.headers.get('retry-after')).toBe('5');
 
     const needsDatabase = [
@@ -152,7 +152,7 @@ describe('the database unreachable', () => {
     for (const call of needsDatabase) {
       const response = await call();
       expect(response.status).toBe(503);
-      expect(response.body).toEqual({ success: false, error: 'Service unavailable: the database is unreachable' });
+      expect(response.body).toEqual({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: the database is unreachable' });
     }
 
     for (const live of ['/health', '/api/health']) {
@@ -221,7 +221,7 @@ describe('a write aborted midway', () => {
     const response = await api.post('/api/listings', { token: agent.token, form });
 
     expect(response.status).toBe(503);
-    expect(response.body).toEqual({ success: false, error: 'Service unavailable: the database is unreachable' });
+    expect(response.body).toEqual({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: the database is unreachable' });
     expect(await listingCount()).toBe(before.listings);
     expect(await server.db.select().from(listings).where(eq(listings.title, 'Doomed phone'))).toEqual([]);
     expect(storedFiles(server.uploadDir)).toEqual(before.files);
@@ -249,7 +249,7 @@ describe('a write aborted midway', () => {
     const response = await api.patch(`/api/listings/${original!.id}`, { token: agent.token, form: update });
 
     expect(response.status).toBe(503);
-    expect(response.body).toEqual({ success: false, error: 'Service unavailable: the database is unreachable' });
+    expect(response.body).toEqual({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: the database is unreachable' });
     const [after] = await server.db.select().from(listings).where(eq(listings.id, original!.id));
     expect(after).toEqual(original);
     expect(storedFiles(server.uploadDir)).toEqual(filesBefore);
@@ -311,7 +311,7 @@ if (testPostgresUrl) {
 
       expect(await server.db.select().from(listings).where(eq(listings.title, 'Killed phone'))).toEqual([]);
       expect(response.status).toBe(503);
-      expect(response.body).toEqual({ success: false, error: 'Service unavailable: the database is unreachable' });
+      expect(response.body).toEqual({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: the database is unreachable' });
       expect(storedFiles(remoteUploads)).toEqual(filesBefore);
       const next = await answerOrExit(remoteApi.get('/api/listings', { token: agent.token }), remote.child);
       expect(next.status).toBe(200);

@@ -41,7 +41,7 @@ describe('unknown paths', () => {
         const response = await send();
         expect(response.status, pathname).toBe(404);
         expect(response.headers.get('content-type')).toContain('application/json');
-        expect(response.body).toEqual({ success: false, error: 'Route not found' });
+        expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Route not found' });
       }
     },
   );

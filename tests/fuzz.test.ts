@@ -109,9 +109,10 @@ function expectEnvelope(endpoint: DiscoveredEndpoint, response: ApiResponse, wha
   expect(response.headers.get('content-type') ?? '', context).toMatch(/^application\/json/);
   const body = response.body as Record<string, unknown>;
   if (response.status >= 400) {
-    expect(Object.keys(body).filter((key) => !['success', 'error', 'details'].includes(key)), context).toEqual([]);
+    expect(Object.keys(body).filter((key) => !['success', 'error', 'code', 'details'].includes(key)), context).toEqual([]);
     expect(body.success, context).toBe(false);
     expect(typeof body.error, context).toBe('string');
+    expect(body.code, context).toMatch(/^[A-Z][A-Z_]+$/);
     if ('details' in body) expect(Array.isArray(body.details), context).toBe(true);
   } else {
     expect(body.success, context).toBe(true);

@@ -18,6 +18,7 @@ describe('a database that lags behind the migrations this build carries', () => 
       expect(response.headers.get('retry-after')).toBe('5');
       expect(response.body).toEqual({
         success: false,
+        code: 'DEPENDENCY_UNAVAILABLE',
         error: 'Service unavailable: the database is not migrated',
         details: [{ field: 'database', message: '2 migrations are not applied: run npm run db:migrate' }],
       });
@@ -34,7 +35,7 @@ describe('a database that lags behind the migrations this build carries', () => 
     try {
       const response = await server.api.get('/api/settings');
       expect(response.status).toBe(503);
-      expect(response.body).toEqual({ success: false, error: 'Service unavailable: the database is not migrated (run npm run db:migrate)' });
+      expect(response.body).toEqual({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: the database is not migrated (run npm run db:migrate)' });
     } finally {
       await server.db.execute(sql`alter table settings_not_yet_created rename to settings`);
     }

@@ -26,14 +26,14 @@ describe('routing and envelope', () => {
   it('answers an unknown route with a 404 envelope', async () => {
     const response = await api.get('/api/does-not-exist');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, error: 'Route not found' });
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Route not found' });
   });
 
   it('answers a wrong method with 405 and the allowed methods', async () => {
     const response = await api.delete('/api/health');
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, OPTIONS');
-    expect(response.body).toEqual({ success: false, error: 'Method DELETE not allowed' });
+    expect(response.body).toEqual({ success: false, code: 'METHOD_NOT_ALLOWED', error: 'Method DELETE not allowed' });
   });
 
   it("tags every response with the service's own request id, whatever id the caller sent", async () => {

@@ -25,7 +25,7 @@ describe('multipart text fields share one budget, like a JSON body', () => {
     form.append('images', new Blob([await smallPng()], { type: 'image/png' }), 'photo.png');
     const response = await api.post('/api/listings', { token: agent.token, form });
     expect(response.status).toBe(413);
-    expect(response.body).toEqual({ success: false, error: 'Form fields too large: at most 1 MB in all' });
+    expect(response.body).toEqual({ success: false, code: 'PAYLOAD_TOO_LARGE', error: 'Form fields too large: at most 1 MB in all' });
     expect(await listingCount()).toBe(before);
     expect(storedFiles(server.uploadDir)).toEqual([]);
   });

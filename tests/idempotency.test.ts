@@ -61,7 +61,7 @@ describe('Idempotency-Key on creating requests', () => {
     await api.post('/api/listings', { token: agent.token, json: listing('Original'), headers: withKey('reused-1') });
     const other = await api.post('/api/listings', { token: agent.token, json: listing('Something else'), headers: withKey('reused-1') });
     expect(other.status).toBe(422);
-    expect(other.body).toEqual({ success: false, error: 'Idempotency-Key reused with a different request' });
+    expect(other.body).toEqual({ success: false, code: 'IDEMPOTENCY_KEY_REUSED', error: 'Idempotency-Key reused with a different request' });
     expect(await listingsTitled('Something else')).toHaveLength(0);
   });
 
@@ -114,7 +114,7 @@ describe('Idempotency-Key on creating requests', () => {
     expect(answers.slice(0, 5).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
     const refused = answers[5]!;
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+    expect(refused.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     const kept = await server.db.select({ key: idempotencyKeys.key, status: idempotencyKeys.status }).from(idempotencyKeys).where(eq(idempotencyKeys.scope, agent.id));
     expect(kept.filter((row) => row.key.startsWith('trigger-')).sort((a, b) => a.key.localeCompare(b.key))).toEqual(keys.slice(0, 5).map((key) => ({ key, status: 200 })));

@@ -136,7 +136,7 @@ describe('refused uploads leave no listing and no file', () => {
     const before = storedFiles(server.uploadDir);
     const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Text file'), [png, notAnImage()]) });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'Unsupported image file' });
+    expect(response.body).toEqual({ success: false, code: 'UNSUPPORTED_IMAGE', error: 'Unsupported image file' });
     await expectNothingStored('Text file', before);
   });
 
@@ -218,7 +218,7 @@ describe('refused uploads leave no listing and no file', () => {
     const before = storedFiles(server.uploadDir);
     const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Refused by the database'), [png, png]) });
     expect(response.status).toBe(500);
-    expect(response.body).toEqual({ success: false, error: 'Internal server error' });
+    expect(response.body).toEqual({ success: false, code: 'INTERNAL_ERROR', error: 'Internal server error' });
     await expectNothingStored('Refused by the database', before);
   });
 
@@ -228,7 +228,7 @@ describe('refused uploads leave no listing and no file', () => {
     try {
       const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Disk trouble'), [png]) });
       expect(response.status).toBe(502);
-      expect(response.body).toEqual({ success: false, error: 'Image upload failed' });
+      expect(response.body).toEqual({ success: false, code: 'UPSTREAM_FAILED', error: 'Image upload failed' });
       expect(await listingsTitled('Disk trouble')).toHaveLength(0);
     } finally {
       fs.rmSync(server.uploadDir, { force: true });
@@ -321,6 +321,7 @@ describe('updating images', () => {
       expect(response.status, name).toBe(400);
       expect(response.body, name).toEqual({
         success: false,
+        code: 'VALIDATION_FAILED',
         error: 'existingImages may only list images the listing has',
         details: [{ field: 'existingImages', message: 'is not an image of this listing', received: name }],
       });
@@ -337,6 +338,7 @@ describe('updating images', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       success: false,
+      code: 'VALIDATION_FAILED',
       error: 'existingImages must not list an image twice',
       details: [{ field: 'existingImages', message: 'names an image already listed', received: stored[0] }],
     });
@@ -472,7 +474,7 @@ describe('direct uploads with images on local disk', () => {
   it('answers 409 for an upload signature', async () => {
     const response = await api.post('/api/uploads/signature', { token: agent.token });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: LOCAL_DISK });
+    expect(response.body).toEqual({ success: false, code: 'NOT_CONFIGURED', error: LOCAL_DISK });
   });
 
   it('answers 409 for a listing naming imageRefs, storing nothing', async () => {
@@ -480,7 +482,7 @@ describe('direct uploads with images on local disk', () => {
     const form = imageForm(listingFields('Local refs', { imageRefs: JSON.stringify([uploadResponse]) }), [png]);
     const response = await api.post('/api/listings', { token: agent.token, form });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: LOCAL_DISK });
+    expect(response.body).toEqual({ success: false, code: 'NOT_CONFIGURED', error: LOCAL_DISK });
     expect(await listingsTitled('Local refs')).toHaveLength(0);
     expect(storedFiles(server.uploadDir)).toEqual(filesBefore);
   });

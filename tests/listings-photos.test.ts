@@ -149,7 +149,7 @@ describe('renditions that cannot be written', () => {
       const response = await api.post('/api/listings', { token: agent.token, form: imageForm(fields('Unwritable phone'), [await jpegOf(1600, 1200)]) });
 
       expect(response.status).toBe(502);
-      expect(response.body).toEqual({ success: false, error: 'Image upload failed' });
+      expect(response.body).toEqual({ success: false, code: 'UPSTREAM_FAILED', error: 'Image upload failed' });
       expect(await server.db.select().from(listings).where(eq(listings.title, 'Unwritable phone'))).toEqual([]);
       expect(storedFiles(server.uploadDir)).toEqual(before.top);
       expect(storedFiles(path.join(server.uploadDir, 'w320'))).toEqual(before.w320);

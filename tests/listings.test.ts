@@ -178,7 +178,7 @@ describe('POST /api/listings', () => {
     it('names every missing required field, in the spec order', async () => {
       const response = await api.post('/api/listings', { token: admin.token, form: form({ description: 'only this' }) });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ success: false, error: 'Missing required fields: title, price, categoryId, agentId' });
+      expect(response.body).toEqual({ success: false, code: 'VALIDATION_FAILED', error: 'Missing required fields: title, price, categoryId, agentId' });
     });
 
     it('names only the fields that are missing, treating blank form values as missing', async () => {
@@ -220,7 +220,7 @@ describe('POST /api/listings', () => {
       const missing = unknownId();
       const response = await api.post('/api/listings', { token: agent.token, json: { title: 'No category', price: 1, categoryId: missing } });
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ success: false, error: `Category with id "${missing}" not found` });
+      expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Category with id "${missing}" not found` });
     });
 
     it('answers 404 when an administrator names an agent that does not exist', async () => {
@@ -247,6 +247,7 @@ describe('POST /api/listings', () => {
       expect(response.status).toBe(422);
       expect(response.body).toEqual({
         success: false,
+        code: 'ATTRIBUTES_INVALID',
         error: 'Listing attributes validation failed',
         details: [
           { field: 'model', message: 'is required', received: null },
@@ -278,7 +279,7 @@ describe('POST /api/listings', () => {
     it('refuses a request without a token', async () => {
       const response = await api.post('/api/listings', { json: body() });
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ success: false, error: 'Missing or malformed Authorization header' });
+      expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
     });
 
     it('refuses a malformed token', async () => {
@@ -302,7 +303,7 @@ describe('POST /api/listings', () => {
     it("forbids an agent to create a listing in another agent's name", async () => {
       const response = await api.post('/api/listings', { token: agent.token, json: { ...body(), title: 'Impostor', agentId: otherAgent.id } });
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ success: false, error: 'Not authorized' });
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
       expect(await listingsTitled('Impostor')).toHaveLength(0);
     });
   });
@@ -460,7 +461,7 @@ describe('GET /api/listings/:id', () => {
     const missing = unknownId();
     const response = await api.get(`/api/listings/${missing}`, { token: admin.token });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, error: `Listing with id "${missing}" not found` });
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Listing with id "${missing}" not found` });
   });
 
   it('answers 400 for an id that is not a UUID', async () => {
@@ -473,7 +474,7 @@ describe('GET /api/listings/:id', () => {
     const listing = await buildListing(server.db, { categoryId: category.id, agentId: otherAgent.id });
     const response = await api.get(`/api/listings/${listing.id}`, { token: agent.token });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ success: false, error: 'Not authorized' });
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
     expect((await listingRow(listing.id))!.viewsCount).toBe(0);
   });
 
@@ -597,7 +598,7 @@ describe('PATCH /api/listings/:id', () => {
       const before = await listingRow(listing.id);
       const again = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD', title: 'Not applied' } });
       expect(again.status).toBe(409);
-      expect(again.body).toEqual({ success: false, error: 'No stock left to sell' });
+      expect(again.body).toEqual({ success: false, code: 'CONFLICT', error: 'No stock left to sell' });
       expect(await listingRow(listing.id)).toEqual(before);
     });
 
@@ -680,7 +681,7 @@ describe('PATCH /api/listings/:id', () => {
       const listing = await buildListing(server.db, { categoryId: category.id, agentId: otherAgent.id, title: 'Theirs' });
       const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { title: 'Mine now', status: 'SOLD' } });
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ success: false, error: 'Not authorized' });
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
       expect(await listingRow(listing.id)).toMatchObject({ title: 'Theirs', stockQuantity: 1, status: 'AVAILABLE' });
     });
 

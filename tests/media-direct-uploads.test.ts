@@ -172,6 +172,7 @@ describe('listings with images uploaded directly', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       success: false,
+      code: 'VALIDATION_FAILED',
       error: 'imageRefs may only name images uploaded to the image host with this service\'s signature',
       details: [
         { field: 'imageRefs[0]', message: `is not an image uploaded to ${FOLDER}`, received: 'another-shop/listings/photo' },
@@ -223,6 +224,7 @@ describe('listings with images uploaded directly', () => {
     const refused = attempts.find((attempt) => attempt.status === 409)!;
     expect(refused.body).toEqual({
       success: false,
+      code: 'CONFLICT',
       error: 'imageRefs names an image a listing already has; a listing keeps its own images through existingImages',
       details: [{ field: 'imageRefs[0]', message: 'is already an image of a listing', received: ref.secure_url }],
     });

@@ -97,7 +97,7 @@ describe('photos on the image host', () => {
     const response = await api.post('/api/listings', { token: agent.token, json: withDirectUploads('Undeliverable', [upload]) });
 
     expect(response.status).toBe(502);
-    expect(response.body).toEqual({ success: false, error: 'Image upload failed' });
+    expect(response.body).toEqual({ success: false, code: 'UPSTREAM_FAILED', error: 'Image upload failed' });
     expect(await server.db.select().from(listings).where(eq(listings.title, 'Undeliverable'))).toEqual([]);
     expect(await photoRecordsOf(server.db, [upload.secure_url])).toEqual([]);
   });

@@ -21,7 +21,7 @@ describe('direct uploads without image host credentials', () => {
   it('answers 503 for a signature', async () => {
     const response = await api.post('/api/uploads/signature', { token: agent.token });
     expect(response.status).toBe(503);
-    expect(response.body).toEqual({ success: false, error: 'The image host is not configured' });
+    expect(response.body).toEqual({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'The image host is not configured' });
     expect(response.headers.get('retry-after')).toBe('5');
   });
 
@@ -39,7 +39,7 @@ describe('direct uploads without image host credentials', () => {
       json: { title: 'Unhosted', price: 10, categoryId, attributes: { brand: 'Apple', model: 'iPhone', storage: '64GB' }, imageRefs },
     });
     expect(response.status).toBe(503);
-    expect(response.body).toEqual({ success: false, error: 'The image host is not configured' });
+    expect(response.body).toEqual({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'The image host is not configured' });
     expect(await server.db.select().from(listings).where(eq(listings.title, 'Unhosted'))).toHaveLength(0);
   });
 });

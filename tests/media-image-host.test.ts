@@ -81,7 +81,7 @@ describe('image host failures', () => {
     host.failUploadsAfter(2);
     const response = await api.post('/api/listings', { token: agent.token, form: imageForm(fields('Half uploaded'), [png, png, png, png]) });
     expect(response.status).toBe(502);
-    expect(response.body).toEqual({ success: false, error: 'Image upload failed' });
+    expect(response.body).toEqual({ success: false, code: 'UPSTREAM_FAILED', error: 'Image upload failed' });
     expect(await listingsTitled('Half uploaded')).toHaveLength(0);
     const uploaded = host.uploads.slice(uploadsBefore).map((upload) => upload.publicId);
     expect(uploaded).toHaveLength(2);

@@ -65,6 +65,7 @@ describe('a directly uploaded image belongs to one listing, whatever URL names i
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({
       success: false,
+      code: 'VALIDATION_FAILED',
       error: 'imageRefs must not name an image twice',
       details: variants.map((variant, index) => ({ field: `imageRefs[${index + 1}]`, message: 'names an image already named', received: variant })),
     });

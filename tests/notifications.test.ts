@@ -201,7 +201,7 @@ describe('PUT /api/notifications/:id/read', () => {
     const id = crypto.randomUUID();
     const response = await api.put(`/api/notifications/${id}/read`, { token: agent.token });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, error: `Notification with id "${id}" not found` });
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Notification with id "${id}" not found` });
   });
 
   it('answers 400 for an id that is not a UUID', async () => {
@@ -247,7 +247,7 @@ describe('notifications: security', () => {
     ])('refuses %s, changing nothing', async (_case, token, error) => {
       const response = await send(token());
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ success: false, error });
+      expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error });
       await expectOwnerUnread();
     });
   });
@@ -265,7 +265,7 @@ describe('notifications: security', () => {
     const intruder = await buildAgent(server.db);
     const response = await api.put(`/api/notifications/${ownerRows[0]!.id}/read`, { token: intruder.token });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ success: false, error: 'Not authorized' });
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
     await expectOwnerUnread();
   });
 
@@ -273,7 +273,7 @@ describe('notifications: security', () => {
     const administrator = await buildAdmin(server.db);
     const response = await api.put(`/api/notifications/${ownerRows[1]!.id}/read`, { token: administrator.token });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ success: false, error: 'Not authorized' });
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
     await expectOwnerUnread();
   });
 

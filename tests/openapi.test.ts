@@ -36,6 +36,11 @@ function resolvePointer(root: unknown, ref: string): unknown {
     .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), root);
 }
 
+/** The codes an operation documents for an error status. */
+function codesOf(op: any, status: number): string[] {
+  return op.responses[String(status)]?.content['application/json'].schema.properties.code.enum ?? [];
+}
+
 function collectRefs(node: unknown, found: string[] = []): string[] {
   if (Array.isArray(node)) node.forEach((item) => collectRefs(item, found));
   else if (node && typeof node === 'object') {
@@ -61,7 +66,7 @@ describe('GET /api/openapi.json', () => {
     const response = await api.post('/api/openapi.json', { json: {} });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, OPTIONS');
-    expect(response.body).toEqual({ success: false, error: 'Method POST not allowed' });
+    expect(response.body).toEqual({ success: false, code: 'METHOD_NOT_ALLOWED', error: 'Method POST not allowed' });
   });
 });
 
@@ -166,10 +171,9 @@ describe('security requirements', () => {
       const where = `${method} ${docPath}`;
       if (op['x-access'] === 'public') {
         expect(op.security, where).toEqual([]);
-        expect(op.responses['401'], where).toBeUndefined();
       } else {
         expect(op.security, where).toEqual(op['x-access'] === 'cron' ? [{ cronSecret: [] }] : [{ bearerAuth: [] }]);
-        expect(op.responses['401'], where).toEqual({ $ref: '#/components/responses/Unauthorized' });
+        expect(codesOf(op, 401), where).toContain('UNAUTHENTICATED');
       }
     }
   });
@@ -178,7 +182,7 @@ describe('security requirements', () => {
     const settingsWrite = doc.paths['/api/settings'].put;
     expect(settingsWrite['x-access']).toBe('admin');
     expect(settingsWrite.description).toContain('Administrators only');
-    expect(settingsWrite.responses['403']).toEqual({ $ref: '#/components/responses/Forbidden' });
+    expect(codesOf(settingsWrite, 403)).toEqual(['FORBIDDEN']);
     expect(doc.paths['/api/settings'].get.security).toEqual([]);
   });
 });
@@ -235,10 +239,15 @@ describe('inputs from the validation schemas', () => {
     expect(body.content['application/json'].schema.properties).not.toHaveProperty('images');
   });
 
-  it('lists query parameters with their defaults', () => {
+  it('lists query parameters with their real types, bounds and defaults', () => {
     const parameters = doc.paths['/api/public/listings'].get.parameters;
     const byName = Object.fromEntries(parameters.map((parameter: any) => [parameter.name, parameter]));
-    expect(byName.limit).toMatchObject({ in: 'query', required: false, schema: { default: '50' } });
+    expect(byName.limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 50 } });
+    expect(byName.page.schema).toEqual({ type: 'integer', minimum: 1, maximum: 1_000_000 });
+    expect(byName.priceMin.schema).toEqual({ type: 'number', minimum: 0 });
+    expect(byName.sort.schema).toMatchObject({ type: 'string', enum: ['relevance', 'newest', 'price_asc', 'price_desc'] });
+    const unreadOnly = doc.paths['/api/notifications'].get.parameters.find((parameter: any) => parameter.name === 'unreadOnly');
+    expect(unreadOnly.schema).toEqual({ type: 'boolean', default: false });
     for (const name of ['category', 'q', 'priceMin', 'priceMax', 'brand', 'condition', 'storage']) expect(byName[name], name).toBeDefined();
   });
 
@@ -249,28 +258,86 @@ describe('inputs from the validation schemas', () => {
 });
 
 describe('responses', () => {
-  it('documents the success and error envelopes', () => {
-    expect(doc.components.schemas.Error).toMatchObject({ required: ['success', 'error'], properties: { success: { const: false } } });
-    expect(doc.components.schemas.Success.properties.success).toEqual({ const: true });
-    expect(doc.paths['/api/listings'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaginatedSuccess' });
-    expect(doc.components.responses.MethodNotAllowed.headers).toHaveProperty('Allow');
+  it('documents the error envelope with its stable codes, each with its status and meaning', () => {
+    expect(doc.components.schemas.Error).toMatchObject({ required: ['success', 'error', 'code'], properties: { success: { const: false } } });
+    expect(doc.components.schemas.Error.properties.code.enum).toEqual(doc.components.schemas.ErrorCode.enum);
+    expect(doc.components.schemas.ErrorCode.enum).toEqual(expect.arrayContaining(['VALIDATION_FAILED', 'NOT_FOUND', 'UNAUTHENTICATED', 'FORBIDDEN', 'CONFLICT', 'RATE_LIMITED', 'DEPENDENCY_UNAVAILABLE']));
+    expect(doc.components.schemas.ErrorCode.description).toContain('`RATE_LIMITED` (429): Too many requests');
+  });
+
+  it('documents every JSON success answer in full: the envelope and the shape of its data', () => {
+    for (const { method, path: docPath, op } of operations()) {
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        const schema = response.content?.['application/json']?.schema;
+        // The document itself and the health checks answer outside the envelope.
+        if (!status.startsWith('2') || !schema || ['/api/openapi.json', '/api/health', '/health', '/api/health/ready'].includes(docPath)) continue;
+        const resolved = schema.$ref ? resolvePointer(doc, schema.$ref) : schema;
+        const where = `${method} ${docPath} ${status}`;
+        expect(resolved, where).toMatchObject({ type: 'object', required: expect.arrayContaining(['success']) });
+        const data = (resolved as any).properties.data;
+        if (data) expect(['object', 'array'], where).toContain(data.type);
+      }
+    }
+  });
+
+  it('documents a listing with its properties, required keys, nullability, enums and items', () => {
+    const listing = doc.paths['/api/listings/{id}'].get.responses['200'].content['application/json'].schema.properties.data;
+    expect(listing.required).toEqual(expect.arrayContaining(['id', 'title', 'price', 'status', 'images', 'photos', 'attributes', 'category', 'agent', 'createdAt']));
+    expect(listing.properties.status.enum).toEqual(['AVAILABLE', 'PENDING', 'SOLD', 'ARCHIVED']);
+    expect(listing.properties.agent.anyOf).toContainEqual({ type: 'null' });
+    expect(listing.properties.photos).toMatchObject({ type: 'array', items: { required: ['url', 'width', 'height', 'placeholder', 'srcset'] } });
+    expect(listing.properties.createdAt).toEqual({ type: 'string', format: 'date-time' });
+    const page = doc.paths['/api/listings'].get.responses['200'].content['application/json'].schema;
+    expect(page.required).toEqual(['success', 'data', 'pagination']);
+    expect(page.properties.data.items.properties.title.type).toBe('string');
+  });
+
+  it('documents the sign-in answer with its device token, and the legacy-client fields as optional', () => {
+    const signIn = doc.paths['/api/auth/login'].post.responses['200'].content['application/json'].schema.properties.data;
+    expect(signIn.required).toEqual(['user', 'token', 'deviceToken']);
+    expect(signIn.properties.user.properties.email).toMatchObject({ type: 'string', format: 'email' });
+    const profile = doc.paths['/api/auth/me'].get.responses['200'].content['application/json'].schema.properties.data;
+    expect(profile.properties).toHaveProperty('firstName');
+    expect(profile.required).not.toContain('firstName');
+    const settings = doc.paths['/api/settings'].get.responses['200'].content['application/json'].schema.properties.data;
+    expect(settings.required).toContain('siteName');
+    expect(settings.required).not.toContain('whatsappNumber');
+  });
+
+  it('gives the reference page realistic examples: a sign-in with an e-mail, a listing with its attributes', () => {
+    const signInBody = doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema.properties;
+    expect(signInBody.email.examples[0]).toMatch(/^[\w.]+@example\.com$/);
+    const signedIn = doc.paths['/api/auth/login'].post.responses['200'].content['application/json'].schema.properties.data.properties;
+    expect(signedIn.user.properties.email.examples[0]).toMatch(/^[\w.]+@example\.com$/);
+    expect(signedIn.token.examples[0]).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const listing = doc.paths['/api/listings/{id}'].get.responses['200'].content['application/json'].schema.properties.data.properties;
+    expect(listing.attributes.examples[0]).toMatchObject({ brand: expect.any(String), model: expect.any(String) });
+    expect(listing.title.examples[0]).toEqual(expect.stringMatching(/\w+ \w+/));
+    const created = doc.paths['/api/listings'].post.requestBody.content['application/json'].schema.properties;
+    expect(created.attributes.examples[0]).toEqual(listing.attributes.examples[0]);
+    const category = doc.paths['/api/categories/{id}'].get.responses['200'].content['application/json'].schema.properties.data.properties;
+    expect(category.schemaRules.examples[0]).toContainEqual(expect.objectContaining({ type: 'select', options: expect.any(Array) }));
   });
 
   it('documents a photo with its url, intrinsic size, placeholder and srcset, sizes nullable until described', () => {
     const photo = doc.components.schemas.Photo;
     expect(photo.required).toEqual(['url', 'width', 'height', 'placeholder', 'srcset']);
-    expect(photo.properties.width.type).toEqual(['integer', 'null']);
-    expect(photo.properties.placeholder.type).toEqual(['string', 'null']);
+    expect(photo.properties.width.anyOf).toEqual([{ type: 'integer' }, { type: 'null' }]);
+    expect(photo.properties.placeholder.anyOf).toEqual([{ type: 'string' }, { type: 'null' }]);
     expect(photo.properties.srcset.type).toBe('string');
     expect(doc.paths['/api/public/listings'].get.description).toContain('`heroPhoto` and `photos`');
   });
 
-  it('documents the statuses each operation can answer', () => {
+  it('documents the statuses each operation can answer, and per status the codes it may carry', () => {
     const create = doc.paths['/api/listings'].post.responses;
-    expect(Object.keys(create)).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '500', '502']);
-    expect(Object.keys(doc.paths['/api/auth/login'].post.responses)).toEqual(['200', '400', '413', '429', '500']);
-    expect(doc.components.responses.TooManyRequests.headers).toHaveProperty('Retry-After');
-    expect(Object.keys(doc.paths['/api/categories/{id}'].delete.responses)).toEqual(['200', '400', '401', '403', '404', '409', '500']);
-    for (const { op } of operations()) expect(op.responses['500']).toEqual({ $ref: '#/components/responses/InternalError' });
+    expect(Object.keys(create)).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '500', '502', '503']);
+    expect(codesOf(doc.paths['/api/listings'].post, 409)).toEqual(['CONFLICT', 'NOT_CONFIGURED', 'IDEMPOTENCY_KEY_IN_PROGRESS']);
+    const login = doc.paths['/api/auth/login'].post;
+    expect(Object.keys(login.responses)).toEqual(['200', '400', '401', '413', '415', '429', '500', '503']);
+    expect(codesOf(login, 400)).toEqual(['VALIDATION_FAILED', 'MALFORMED_BODY']);
+    expect(codesOf(login, 401)).toEqual(['INVALID_CREDENTIALS']);
+    expect(login.responses['429'].headers).toHaveProperty('Retry-After');
+    expect(Object.keys(doc.paths['/api/categories/{id}'].delete.responses)).toEqual(['200', '400', '401', '403', '404', '409', '500', '503']);
+    for (const { op } of operations()) expect(codesOf(op, 500)).toEqual(['INTERNAL_ERROR']);
   });
 });

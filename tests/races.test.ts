@@ -67,7 +67,7 @@ describe('selling one listing concurrently', () => {
     const remaining = sold.filter((response) => response.status === 200).map((response) => response.body.data.stockQuantity as number).sort((a, b) => a - b);
     // Twenty sales each take one item (19..0); the five late ones find none left and change nothing.
     expect(remaining).toEqual(Array.from({ length: 20 }, (_, index) => index));
-    for (const refused of sold.filter((response) => response.status === 409)) expect(refused.body).toEqual({ success: false, error: 'No stock left to sell' });
+    for (const refused of sold.filter((response) => response.status === 409)) expect(refused.body).toEqual({ success: false, code: 'CONFLICT', error: 'No stock left to sell' });
     const soldNotices = await server.db
       .select({ total: count() })
       .from(notifications)
@@ -101,7 +101,7 @@ describe('signing up concurrently', () => {
 
     expect(statusesOf(responses)).toEqual([201, 201, 201, 400, 400, 400, 400, 400]);
     for (const refused of responses.filter((response) => response.status === 400)) {
-      expect(refused.body).toEqual({ success: false, error: 'Invalid or expired agent code' });
+      expect(refused.body).toEqual({ success: false, code: 'INVALID_AGENT_CODE', error: 'Invalid or expired agent code' });
     }
     expect(await server.db.select().from(agentCodes).where(eq(agentCodes.id, id))).toEqual([
       expect.objectContaining({ useCount: 3, isUsed: true }),
@@ -117,7 +117,7 @@ describe('signing up concurrently', () => {
 
     expect(statusesOf(responses)).toEqual([201, 409, 409, 409, 409, 409]);
     for (const refused of responses.filter((response) => response.status === 409)) {
-      expect(refused.body).toEqual({ success: false, error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
+      expect(refused.body).toEqual({ success: false, code: 'ALREADY_EXISTS', error: 'A record with that value already exists', details: [{ field: 'email', message: 'email already exists' }] });
     }
     const accounts = await server.db.select({ id: users.id, role: users.role }).from(users).where(eq(users.email, email));
     expect(accounts).toEqual([{ id: responses.find((response) => response.status === 201)!.body.data.user.id, role: 'AGENT' }]);
@@ -136,7 +136,7 @@ describe('inquiry clicks concurrently', () => {
 
     expect(statusesOf(responses)).toEqual([...Array(30).fill(200), ...Array(10).fill(429)]);
     for (const limited of responses.filter((response) => response.status === 429)) {
-      expect(limited.body).toEqual({ success: false, error: expect.any(String) });
+      expect(limited.body).toEqual({ success: false, code: 'RATE_LIMITED', error: expect.any(String) });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     expect((await listingRow(listing.id)).inquiryClicks).toBe(30);

@@ -32,7 +32,7 @@ describe('the fixed window', () => {
     for (let i = 0; i < 20; i += 1) expect((await verifyFrom(address)).status).toBe(200);
     const refused = await verifyFrom(address);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+    expect(refused.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThan(0);

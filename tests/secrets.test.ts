@@ -194,14 +194,14 @@ describe('token algorithm', () => {
   it('refuses an unsigned token (alg none)', async () => {
     const now = Math.floor(Date.now() / 1000);
     const token = `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ ...claims(), sub: admin.id, iat: now, exp: now + 3600 })}.`;
-    expect((await me(token)).body).toEqual({ success: false, error: 'Invalid token' });
+    expect((await me(token)).body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Invalid token' });
   });
 
   it('refuses an HS512 token, even one signed with the same secret', async () => {
     const token = await new SignJWT(claims()).setProtectedHeader({ alg: 'HS512' }).setSubject(admin.id).setIssuedAt().setExpirationTime('1h').sign(secret());
     const response = await me(token);
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ success: false, error: 'Invalid token' });
+    expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Invalid token' });
   });
 
   it('refuses an RS256 token signed with a key of its own', async () => {
@@ -209,7 +209,7 @@ describe('token algorithm', () => {
     const token = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256' }).setSubject(admin.id).setIssuedAt().setExpirationTime('1h').sign(privateKey);
     const response = await me(token);
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ success: false, error: 'Invalid token' });
+    expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Invalid token' });
   });
 
   it('refuses an HS256 token signed with another secret', async () => {
@@ -219,7 +219,7 @@ describe('token algorithm', () => {
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('another-secret-that-is-long-enough-for-hs256'));
-    expect((await me(token)).body).toEqual({ success: false, error: 'Invalid token' });
+    expect((await me(token)).body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Invalid token' });
   });
 });
 

@@ -127,7 +127,7 @@ describe('PUT /api/settings', () => {
     it('refuses malformed JSON', async () => {
       const response = await api.put('/api/settings', { token: shop.admin.token, raw: '{"siteName":', headers: { 'content-type': 'application/json' } });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ success: false, error: 'Malformed JSON body' });
+      expect(response.body).toEqual({ success: false, code: 'MALFORMED_BODY', error: 'Malformed JSON body' });
     });
   });
 
@@ -147,21 +147,21 @@ describe('PUT /api/settings', () => {
     it('refuses a request without a token', async () => {
       const response = await attempt({});
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ success: false, error: 'Missing or malformed Authorization header' });
+      expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
       await expectUnchanged();
     });
 
     it('refuses a malformed token', async () => {
       const response = await attempt({ authorization: 'Bearer not.a.jwt' });
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ success: false, error: 'Invalid token' });
+      expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Invalid token' });
       await expectUnchanged();
     });
 
     it('refuses an expired token', async () => {
       const response = await attempt({ authorization: `Bearer ${await expiredToken(shop.admin)}` });
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ success: false, error: 'Token has expired' });
+      expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Token has expired' });
       await expectUnchanged();
     });
 
@@ -170,14 +170,14 @@ describe('PUT /api/settings', () => {
       await server.db.delete(users).where(eq(users.id, gone.id));
       const response = await attempt({ authorization: `Bearer ${gone.token}` });
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ success: false, error: 'User no longer exists' });
+      expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'User no longer exists' });
       await expectUnchanged();
     });
 
     it('refuses an agent with 403', async () => {
       const response = await attempt({ authorization: `Bearer ${agent.token}` });
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ success: false, error: 'Role "AGENT" is not authorized for this resource' });
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
       await expectUnchanged();
     });
   });

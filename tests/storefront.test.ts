@@ -410,14 +410,14 @@ describe('GET /api/public/listings/:id', () => {
       const listing = await buildListing(server.db, { categoryId: category.id, status: 'ARCHIVED' });
       const response = await api.get(`/api/public/listings/${listing.id}`);
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ success: false, error: `Listing with id "${listing.id}" not found` });
+      expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Listing with id "${listing.id}" not found` });
       expect((await viewsAndClicks(listing.id)).viewsCount).toBe(0);
     });
 
     it('answers 404 for an unknown id', async () => {
       const response = await api.get(`/api/public/listings/${MISSING_ID}`);
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ success: false, error: `Listing with id "${MISSING_ID}" not found` });
+      expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Listing with id "${MISSING_ID}" not found` });
     });
 
     it('answers 400 for an id that is not a UUID', async () => {
@@ -492,7 +492,7 @@ describe('POST /api/public/listings/:id/inquiry', () => {
       const listing = await buildListing(server.db, { categoryId: category.id });
       const response = await api.post(`/api/public/listings/${listing.id}/inquiry`, { raw: '{"method":', headers: { 'content-type': 'application/json' } });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ success: false, error: 'Malformed JSON body' });
+      expect(response.body).toEqual({ success: false, code: 'MALFORMED_BODY', error: 'Malformed JSON body' });
     });
 
     it('answers 404 for an unknown or ARCHIVED listing', async () => {
@@ -500,7 +500,7 @@ describe('POST /api/public/listings/:id/inquiry', () => {
       for (const id of [MISSING_ID, archived.id]) {
         const response = await api.post(`/api/public/listings/${id}/inquiry`, { json: { method: 'call' } });
         expect(response.status).toBe(404);
-        expect(response.body).toEqual({ success: false, error: `Listing with id "${id}" not found` });
+        expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Listing with id "${id}" not found` });
       }
       expect((await viewsAndClicks(archived.id)).inquiryClicks).toBe(0);
     });
@@ -514,7 +514,7 @@ describe('POST /api/public/listings/:id/inquiry', () => {
       expect(allowed.map((response) => response.status)).toEqual(Array(30).fill(200));
       const refused = await inquire(listing.id, '203.0.113.7');
       expect(refused.status).toBe(429);
-      expect(refused.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+      expect(refused.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
       expect((await viewsAndClicks(listing.id)).inquiryClicks).toBe(30);

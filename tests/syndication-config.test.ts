@@ -87,7 +87,7 @@ describe('GET /api/syndication/config', () => {
   it('answers 404 for a platform without a config', async () => {
     const response = await api.get('/api/syndication/config/MESSENGER', { token: shop.agent.token });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, error: 'Syndication config for platform "MESSENGER" not found' });
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Syndication config for platform "MESSENGER" not found' });
   });
 
   it('refuses a malformed platform', async () => {
@@ -166,7 +166,7 @@ describe('POST /api/syndication/config', () => {
   it('refuses an agent and stores nothing', async () => {
     const response = await api.post('/api/syndication/config', { token: shop.agent.token, json: { platform: 'MESSENGER', botToken: BOT_TOKEN, channelId: CHANNEL } });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ success: false, error: 'Role "AGENT" is not authorized for this resource' });
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
     expect(await storedConfig()).toBeUndefined();
   });
 });
@@ -218,7 +218,7 @@ describe('GET /api/syndication/messenger/info', () => {
     bot.fail('getChat', { error_code: 400, description: 'Bad Request: chat not found' });
     const response = await api.get('/api/syndication/messenger/info', { token: shop.admin.token });
     expect(response.status).toBe(502);
-    expect(response.body).toEqual({ success: false, error: 'Bot API getChat failed (400): Bad Request: chat not found' });
+    expect(response.body).toEqual({ success: false, code: 'UPSTREAM_FAILED', error: 'Bot API getChat failed (400): Bad Request: chat not found' });
   });
 
   it('answers 409 while no bot and channel are configured', async () => {
@@ -269,7 +269,7 @@ describe('GET /api/public/messenger-bot', () => {
   it('answers 404 while no bot is configured', async () => {
     const response = await api.get('/api/public/messenger-bot');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, error: 'Messenger bot is not configured' });
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Messenger bot is not configured' });
   });
 
   it('answers 502 when the Bot API refuses, caching nothing', async () => {
@@ -346,7 +346,7 @@ describe('messenger webhook', () => {
     for (const headers of attempts) {
       const response = await api.post('/api/syndication/messenger/webhook', { json: { update_id: 2 }, headers });
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ success: false, error: 'Invalid webhook secret' });
+      expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Invalid webhook secret' });
     }
   });
 });

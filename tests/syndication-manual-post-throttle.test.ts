@@ -18,7 +18,7 @@ describe('posting to the channel by hand is throttled', () => {
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([...Array(5).fill(200), ...Array(25).fill(429)]);
     const refused = responses.find((response) => response.status === 429)!;
-    expect(refused.body).toEqual({ success: false, error: 'Too many requests, try again later' });
+    expect(refused.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(bot.calls.filter((call) => call.method === 'sendMessage')).toHaveLength(5);
   });

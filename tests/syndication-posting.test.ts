@@ -129,7 +129,7 @@ describe('configuration in use', () => {
     const listing = await listingOf();
     const response = await trigger(listing.id);
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: 'Channel posting is not configured: no active MESSENGER config with a bot token and channel id' });
+    expect(response.body).toEqual({ success: false, code: 'NOT_CONFIGURED', error: 'Channel posting is not configured: no active MESSENGER config with a bot token and channel id' });
     await emitListingEvent(server.db, { type: 'listing.created', listingId: listing.id });
     await settleDeferredWork();
     expect(await logsOf(listing.id)).toEqual([]);
@@ -316,7 +316,7 @@ describe('POST /api/syndication/trigger/:listingId', () => {
     const response = await trigger(listing.id);
     expect(response.status).toBe(502);
     const errorMessage = `Image "${missing}" could not be read: the file is missing`;
-    expect(response.body).toEqual({ success: false, error: `Posting to the channel failed: ${errorMessage}` });
+    expect(response.body).toEqual({ success: false, code: 'UPSTREAM_FAILED', error: `Posting to the channel failed: ${errorMessage}` });
     expect(await logsOf(listing.id)).toMatchObject([{ status: 'FAILED', action: 'NEW_POST', messageId: null, errorMessage }]);
     expect(bot.calls).toEqual([]);
     const [notice] = await failureNotifications(agent.id, listing.id);
@@ -330,7 +330,7 @@ describe('POST /api/syndication/trigger/:listingId', () => {
     const response = await trigger(listing.id);
     expect(response.status).toBe(502);
     const errorMessage = 'Bot API sendMessage failed (400): Bad Request: chat not found';
-    expect(response.body).toEqual({ success: false, error: `Posting to the channel failed: ${errorMessage}` });
+    expect(response.body).toEqual({ success: false, code: 'UPSTREAM_FAILED', error: `Posting to the channel failed: ${errorMessage}` });
     expect(await logsOf(listing.id)).toMatchObject([{ status: 'FAILED', errorMessage }]);
     expect(await failureNotifications(agent.id, listing.id)).toHaveLength(1);
   });
@@ -375,7 +375,7 @@ describe('POST /api/syndication/trigger/:listingId', () => {
     const id = crypto.randomUUID();
     const unknown = await trigger(id);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ success: false, error: `Listing with id "${id}" not found` });
+    expect(unknown.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Listing with id "${id}" not found` });
     const malformed = await trigger('not-a-uuid');
     expect(malformed.status).toBe(400);
     expect(malformed.body.details[0]).toMatchObject({ field: 'listingId' });
@@ -386,7 +386,7 @@ describe('POST /api/syndication/trigger/:listingId', () => {
       const listing = await listingOf();
       const response = await trigger(listing.id, otherAgent.token);
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ success: false, error: 'Not authorized' });
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
       expect(await logsOf(listing.id)).toEqual([]);
       expect(bot.calls).toEqual([]);
     });
@@ -465,7 +465,7 @@ describe('POST /api/syndication/retry/:id', () => {
     const [entry] = await logsOf(listing.id);
     const response = await api.post(`/api/syndication/retry/${entry!.id}`, { token: admin.token });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ success: false, error: 'Only a FAILED entry can be retried; this one is SUCCESS' });
+    expect(response.body).toEqual({ success: false, code: 'CONFLICT', error: 'Only a FAILED entry can be retried; this one is SUCCESS' });
     expect(await logsOf(listing.id)).toHaveLength(1);
   });
 
@@ -473,7 +473,7 @@ describe('POST /api/syndication/retry/:id', () => {
     const id = crypto.randomUUID();
     const response = await api.post(`/api/syndication/retry/${id}`, { token: admin.token });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, error: `Syndication log with id "${id}" not found` });
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Syndication log with id "${id}" not found` });
     expect((await api.post('/api/syndication/retry/42', { token: admin.token })).status).toBe(400);
   });
 
@@ -490,7 +490,7 @@ describe('POST /api/syndication/retry/:id', () => {
       const { listing, entry } = await failedEntry();
       const response = await api.post(`/api/syndication/retry/${entry.id}`, { token: otherAgent.token });
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ success: false, error: 'Not authorized' });
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
       expect(await logsOf(listing.id)).toHaveLength(1);
     });
 
@@ -500,7 +500,7 @@ describe('POST /api/syndication/retry/:id', () => {
       const doomed = await buildAgent(server.db);
       await server.db.delete(users).where(eq(users.id, doomed.id));
       const orphan = await api.post(`/api/syndication/retry/${entry.id}`, { token: doomed.token });
-      expect(orphan.body).toEqual({ success: false, error: 'User no longer exists' });
+      expect(orphan.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'User no longer exists' });
     });
   });
 });
@@ -702,7 +702,7 @@ describe('POST /api/syndication/delete-message/:messageId', () => {
   it('answers 404 for a message the channel does not have', async () => {
     const response = await api.post('/api/syndication/delete-message/999999', { token: admin.token });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ success: false, error: 'Message 999999 not found in the channel' });
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Message 999999 not found in the channel' });
   });
 
   it('answers 502 when the Bot API fails otherwise', async () => {

@@ -14,6 +14,7 @@ import { findCredentials, insertAgent } from './queries.js';
 import type { LoginBody, RegisterBody } from './schema.js';
 import { withSignInSlot } from './sign-in-slots.js';
 import { signToken } from './tokens.js';
+import type { SignInView, SignUpView } from './view.js';
 
 const FIFTEEN_MINUTES = 15 * 60;
 /** Sign-in attempts per e-mail and client address. */
@@ -41,26 +42,28 @@ export async function register(
   const db = await getDb();
   if (!(await findUsableAgentCode(db, body.agentCode))) {
     await countWrongAgentCode();
-    throw ApiError.badRequest(INVALID_AGENT_CODE);
+    throw ApiError.of('INVALID_AGENT_CODE', INVALID_AGENT_CODE);
   }
   if (await findCredentials(db, body.email)) throw ApiError.duplicate('email');
   // Hashing is slow: done before the transaction so the code's row is never held locked meanwhile.
   const passwordHash = await hashPassword(body.password, `sign-up:${ctx.clientIp}`);
   const user = await inTransaction(db, async (tx) => {
     const code = await consumeAgentCode(tx, body.agentCode);
-    if (!code) throw ApiError.badRequest(INVALID_AGENT_CODE);
+    if (!code) throw ApiError.of('INVALID_AGENT_CODE', INVALID_AGENT_CODE);
     const agent = await insertAgent(tx, { email: body.email, passwordHash, name: body.name, phone: body.phone });
     await recordAgentCodeUser(tx, code.id, agent.id);
     return agent;
   });
-  return created({ user: userSummary(user), token: await signToken(user) });
+  const answer: SignUpView = { user: userSummary(user), token: await signToken(user) };
+  return created(answer);
 }
 
 type Credentials = NonNullable<Awaited<ReturnType<typeof findCredentials>>>;
 
 async function signedIn(account: Credentials): Promise<Reply> {
   const [token, deviceToken] = await Promise.all([signToken(account), signDeviceToken(account.id)]);
-  return ok({ user: userSummary(account), token, deviceToken });
+  const answer: SignInView = { user: userSummary(account), token, deviceToken };
+  return ok(answer);
 }
 
 /** The device a sign-in's device token names, when it is a live one of the very account the sign-in names. */
@@ -79,7 +82,7 @@ async function trustedDevice(db: Database, body: LoginBody): Promise<{ device: T
 async function signInFromDevice({ device, account }: { device: TrustedDevice; account: Credentials }, password: string): Promise<Reply> {
   const rule = { key: `login-device:${device.deviceId}`, ...DEVICE_FAILURE_LIMIT };
   const matched = await limitFailures(rule, () => passwordMatches(password, account.password, `device:${device.deviceId}`));
-  if (!matched) throw ApiError.unauthorized(INVALID_CREDENTIALS);
+  if (!matched) throw ApiError.of('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
   return signedIn(account);
 }
 
@@ -95,7 +98,7 @@ async function signInUntrusted(db: Database, body: LoginBody, clientIp: string):
     { key: `login-account:${body.email}`, ...LOGIN_ACCOUNT_LIMIT },
   );
   const account = await findCredentials(db, body.email);
-  if (!(await passwordMatches(body.password, account?.password, `sign-in:${body.email}`)) || !account) throw ApiError.unauthorized(INVALID_CREDENTIALS);
+  if (!(await passwordMatches(body.password, account?.password, `sign-in:${body.email}`)) || !account) throw ApiError.of('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
   return signedIn(account);
 }
 

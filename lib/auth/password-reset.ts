@@ -54,9 +54,9 @@ export async function resetPassword({ body }: Input<{ body: typeof ResetPassword
   const db = await getDb();
   const codeHash = hashResetCode(body.token);
   const userId = await checkResetCode(db, body.email, codeHash);
-  if (!userId) throw ApiError.badRequest(INVALID_RESET_CODE);
+  if (!userId) throw ApiError.of('INVALID_RESET_CODE', INVALID_RESET_CODE);
   const passwordHash = await hashPassword(body.newPassword);
   // Another request may have used the same code while this one was hashing.
-  if (!(await replacePasswordWithResetCode(db, userId, codeHash, passwordHash))) throw ApiError.badRequest(INVALID_RESET_CODE);
+  if (!(await replacePasswordWithResetCode(db, userId, codeHash, passwordHash))) throw ApiError.of('INVALID_RESET_CODE', INVALID_RESET_CODE);
   return message('Your password has been reset.');
 }

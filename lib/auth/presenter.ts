@@ -1,15 +1,9 @@
-import { users, type Role } from '../db/schema.js';
+import { users } from '../db/schema.js';
 import { publicImageUrl } from '../media/public-image-url.js';
+import type { UserSummaryView } from './view.js';
 
 /** What sign-up and sign-in return about the user. */
-export interface UserSummary {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-}
-
-export function userSummary(user: UserSummary): UserSummary {
+export function userSummary(user: UserSummaryView): UserSummaryView {
   return { id: user.id, email: user.email, name: user.name, role: user.role };
 }
 

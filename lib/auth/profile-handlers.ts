@@ -93,11 +93,11 @@ const CURRENT_PASSWORD_FAILURES = { limit: 5, windowSeconds: 15 * 60 };
  * lane of password work, so a flood of them cannot delay anyone else's sign-in.
  */
 async function assertCurrentPassword(db: Database, user: { id: string; email: string }, currentPassword: string | undefined): Promise<void> {
-  if (!currentPassword) throw ApiError.forbidden(WRONG_CURRENT_PASSWORD);
+  if (!currentPassword) throw ApiError.of('CURRENT_PASSWORD_INCORRECT', WRONG_CURRENT_PASSWORD);
   const account = await findCredentials(db, user.email);
   const rule = { key: `current-password:${user.id}`, ...CURRENT_PASSWORD_FAILURES };
   const matched = await limitFailures(rule, () => passwordMatches(currentPassword, account?.password, `current-password:${user.id}`));
-  if (!matched) throw ApiError.forbidden(WRONG_CURRENT_PASSWORD);
+  if (!matched) throw ApiError.of('CURRENT_PASSWORD_INCORRECT', WRONG_CURRENT_PASSWORD);
 }
 
 /** The old address hears of the change, so a stolen session cannot move an account unnoticed. */

@@ -56,8 +56,20 @@ export const RegisterBody = v.object(
 
 export const LoginBody = v.object(
   {
-    email: v.pipe(v.string('must be a string'), v.trim(), v.toLowerCase(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)),
-    password: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.check(fitsBcrypt, `must be at most ${MAX_PASSWORD_BYTES} bytes`)),
+    email: v.pipe(
+      v.string('must be a string'),
+      v.trim(),
+      v.toLowerCase(),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`),
+      v.examples(['sara.tesfaye@example.com']),
+    ),
+    password: v.pipe(
+      v.string('must be a string'),
+      v.minLength(1, 'must not be empty'),
+      v.check(fitsBcrypt, `must be at most ${MAX_PASSWORD_BYTES} bytes`),
+      v.examples(['correct-horse-battery-staple']),
+    ),
     deviceToken: v.optional(
       v.pipe(
         v.string('must be a string'),

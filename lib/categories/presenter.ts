@@ -1,7 +1,8 @@
 import type { CategoryRow } from './queries.js';
+import type { CategoryView } from './view.js';
 
 /** A category as the API shows it: the listing count under both names clients use (`listingCount` and `_count.listings`). */
-export function categoryPresenter(row: CategoryRow, listingCount: number) {
+export function categoryPresenter(row: CategoryRow, listingCount: number): CategoryView {
   return {
     id: row.id,
     name: row.name,
@@ -15,6 +16,6 @@ export function categoryPresenter(row: CategoryRow, listingCount: number) {
   };
 }
 
-export function categoryWithCountPresenter(row: CategoryRow & { listingCount: number }) {
+export function categoryWithCountPresenter(row: CategoryRow & { listingCount: number }): CategoryView {
   return categoryPresenter(row, row.listingCount);
 }

@@ -2,10 +2,11 @@ import { listingPresenter } from '../listings/presenter.js';
 import type { PhotoRecords } from '../media/photo-records.js';
 import type { ListingDetailRow } from '../listings/queries.js';
 import type { assetStatistics } from './queries.js';
+import type { AssetStatsView, CommissionListingView } from './view.js';
 
 type AssetStatistics = Awaited<ReturnType<typeof assetStatistics>>;
 
-export function assetStatsPresenter({ totals, byCategory }: AssetStatistics) {
+export function assetStatsPresenter({ totals, byCategory }: AssetStatistics): AssetStatsView {
   return {
     ...totals,
     byCategory: byCategory.map(({ AVAILABLE, SOLD, PENDING, ARCHIVED, ...category }) => ({
@@ -26,7 +27,7 @@ export function commissionAmountOf(price: number, percent: number | null): numbe
 }
 
 /** The listing as the listings API shows it, plus what its commission comes to. */
-export function commissionListingPresenter(row: ListingDetailRow, photos: PhotoRecords) {
+export function commissionListingPresenter(row: ListingDetailRow, photos: PhotoRecords): CommissionListingView {
   const listing = listingPresenter(row, photos);
   return { ...listing, commissionAmount: commissionAmountOf(listing.price, listing.commissionPercent) };
 }

@@ -24,6 +24,7 @@ export function queryLimit(maxLimit: number, fallback: number) {
       QueryWholeNumber,
       v.minValue(1, 'must be at least 1'),
       v.transform((limit) => Math.min(limit, maxLimit)),
+      v.description(`At most ${maxLimit}: a larger limit is taken as ${maxLimit}.`),
     ),
     String(fallback),
   );
@@ -50,6 +51,13 @@ export const QueryBoolean = v.pipe(
   v.picklist(['true', 'false', '1', '0'], 'must be true or false'),
   v.transform((value) => value === 'true' || value === '1'),
 );
+
+/** The query values read as numbers or booleans: the document describes each parameter by what it reads. */
+export const QUERY_VALUE_TYPES: ReadonlyMap<unknown, 'integer' | 'number' | 'boolean'> = new Map<unknown, 'integer' | 'number' | 'boolean'>([
+  [QueryWholeNumber, 'integer'],
+  [QueryNumber, 'number'],
+  [QueryBoolean, 'boolean'],
+]);
 
 export type PageQuery = { page: number; limit: number };
 

@@ -1,10 +1,7 @@
 import { log } from '../log.js';
-import { ApiError } from './api-error.js';
+import { ApiError, errorEnvelope } from './api-error.js';
 import { databaseErrorToApiError } from './database-errors.js';
 import type { Reply } from './reply.js';
-
-/** An error answer lists at most this many details, so a huge bad body cannot make a huge answer. */
-const MAX_DETAILS = 50;
 
 /**
  * The one place an error becomes an answer: an ApiError (or a database error it stands for) as
@@ -14,17 +11,17 @@ export function errorReply(error: unknown, requestId: string): Reply {
   const apiError = error instanceof ApiError ? error : databaseErrorToApiError(error);
   if (apiError && apiError.status >= 500) log.warn('request failed on a dependency', { requestId, status: apiError.status, error });
   if (apiError) {
-    const body: Record<string, unknown> = { success: false, error: apiError.message };
-    if (apiError.details) body.details = apiError.details.slice(0, MAX_DETAILS);
+    const body = errorEnvelope(apiError);
     const headers = { ...apiError.headers };
     if (apiError.status === 503) headers['Retry-After'] ??= '5';
     return { status: apiError.status, body, headers };
   }
   log.error('unhandled error', { requestId, error });
-  return { status: 500, body: { success: false, error: 'Internal server error' } };
+  return { status: 500, body: errorEnvelope(new ApiError(500, 'Internal server error')) };
 }
 
 /** A method the route does not serve: 405 naming the ones it does. */
 export function methodNotAllowed(method: string, allowed: string): Reply {
-  return { status: 405, body: { success: false, error: `Method ${method} not allowed` }, headers: { Allow: allowed } };
+  const error = new ApiError(405, `Method ${method} not allowed`, undefined, { Allow: allowed });
+  return { status: 405, body: errorEnvelope(error), headers: { ...error.headers } };
 }

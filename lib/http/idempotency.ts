@@ -58,8 +58,8 @@ async function claimIdempotencyKey(request: IdempotentRequest): Promise<Reply | 
   if (claimed) return undefined;
   const [earlier] = await db.select().from(idempotencyKeys).where(whereKey(request)).limit(1);
   if (!earlier) return undefined;
-  if (earlier.fingerprint !== request.fingerprint) throw new ApiError(422, 'Idempotency-Key reused with a different request');
-  if (earlier.status === null) throw ApiError.conflict('A request with this Idempotency-Key is still in progress');
+  if (earlier.fingerprint !== request.fingerprint) throw ApiError.of('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key reused with a different request');
+  if (earlier.status === null) throw ApiError.of('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress');
   return { status: earlier.status, body: earlier.body, headers: { 'Idempotent-Replayed': 'true' } };
 }
 

@@ -35,6 +35,6 @@ export async function readJsonBody(request: IncomingRequest): Promise<unknown> {
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;
   } catch {
-    throw ApiError.badRequest('Malformed JSON body');
+    throw ApiError.of('MALFORMED_BODY', 'Malformed JSON body');
   }
 }

@@ -46,7 +46,7 @@ function parseMultipart<T>(request: IncomingRequest, spec: FormSpec<T>, knownFie
       });
     } catch {
       discardBody(request);
-      reject(ApiError.badRequest('Malformed multipart body'));
+      reject(ApiError.of('MALFORMED_BODY', 'Malformed multipart body'));
       return;
     }
     const fields = Object.create(null) as Record<string, unknown>;
@@ -103,7 +103,7 @@ function parseMultipart<T>(request: IncomingRequest, spec: FormSpec<T>, knownFie
     parser.on('error', () => {
       request.body.unpipe(parser);
       discardBody(request);
-      reject(failure ?? ApiError.badRequest('Malformed multipart body'));
+      reject(failure ?? ApiError.of('MALFORMED_BODY', 'Malformed multipart body'));
     });
     parser.on('close', () => {
       Promise.allSettled(pending).then((results) => {
@@ -114,7 +114,7 @@ function parseMultipart<T>(request: IncomingRequest, spec: FormSpec<T>, knownFie
       }, reject);
     });
     // A Node request says 'aborted' when its client goes away; a Web body stream errors.
-    for (const event of ['aborted', 'error']) request.body.on(event, () => reject(ApiError.badRequest('Request aborted')));
+    for (const event of ['aborted', 'error']) request.body.on(event, () => reject(ApiError.of('MALFORMED_BODY', 'Request aborted')));
     request.body.pipe(parser);
   });
 }

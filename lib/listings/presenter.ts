@@ -2,12 +2,13 @@ import { photosPresenter } from '../media/photo-presenter.js';
 import type { PhotoRecords } from '../media/photo-records.js';
 import { publicImageUrl } from '../media/public-image-url.js';
 import type { ListingDetailRow } from './queries.js';
+import type { ListingView } from './view.js';
 
 /**
  * The listing as every listing response shows it: money as JSON numbers, images as absolute URLs,
  * the same images as `photos` (sizes, placeholder, srcset), with its category and agent.
  */
-export function listingPresenter(row: ListingDetailRow, photos: PhotoRecords) {
+export function listingPresenter(row: ListingDetailRow, photos: PhotoRecords): ListingView {
   return {
     id: row.id,
     title: row.title,
@@ -32,5 +33,3 @@ export function listingPresenter(row: ListingDetailRow, photos: PhotoRecords) {
     agent: row.agent,
   };
 }
-
-export type ListingView = ReturnType<typeof listingPresenter>;

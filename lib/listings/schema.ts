@@ -3,6 +3,7 @@ import { listingStatusEnum } from '../db/schema.js';
 import { pageQuery, QueryNumber, Uuid } from '../http/common-schemas.js';
 import { DirectUploadResponse } from '../media/direct-upload.js';
 import { imageUploadForm, LISTING_IMAGE_LIMITS } from '../media/image-upload-form.js';
+import { ATTRIBUTES_EXAMPLE } from './view.js';
 
 export const LISTING_STATUSES = listingStatusEnum.enumValues;
 export const MAX_LISTING_IMAGES = LISTING_IMAGE_LIMITS.maxFiles;
@@ -26,16 +27,17 @@ function text(maxLength: number) {
   return v.pipe(v.string('must be a string'), noNul, v.maxLength(maxLength, `must be at most ${maxLength} characters`));
 }
 
-const Title = v.pipe(text(MAX_TITLE_LENGTH), v.trim(), v.nonEmpty('must not be empty'));
+const Title = v.pipe(text(MAX_TITLE_LENGTH), v.trim(), v.nonEmpty('must not be empty'), v.examples(['iPhone 15 Pro 256GB, Natural Titanium']));
 const Description = text(MAX_DESCRIPTION_LENGTH);
 const Caption = text(MAX_CAPTION_LENGTH);
 const Place = v.pipe(text(MAX_PLACE_LENGTH), v.trim());
 const Status = v.picklist(LISTING_STATUSES, `must be one of ${LISTING_STATUSES.join(', ')}`);
 
 /** Multipart sends every value as text, so numbers are read from strings as well as JSON numbers. */
-function numberFromForm(pattern: RegExp, message: string) {
+function numberFromForm(pattern: RegExp, message: string, example: number) {
   return v.pipe(
     v.union([v.number(), v.string()], message),
+    v.examples([example]),
     v.transform((value) => String(value).trim()),
     v.regex(pattern, message),
     v.transform(Number),
@@ -43,12 +45,12 @@ function numberFromForm(pattern: RegExp, message: string) {
 }
 
 const Price = v.pipe(
-  numberFromForm(/^\d+(\.\d{1,2})?$/, 'must be a non-negative number with at most 2 decimals'),
+  numberFromForm(/^\d+(\.\d{1,2})?$/, 'must be a non-negative number with at most 2 decimals', 899.99),
   v.maxValue(MAX_PRICE, `must be at most ${MAX_PRICE}`),
 );
 
 const StockQuantity = v.pipe(
-  numberFromForm(/^\d+$/, 'must be a whole number of at least 0'),
+  numberFromForm(/^\d+$/, 'must be a whole number of at least 0', 3),
   v.maxValue(MAX_STOCK, `must be at most ${MAX_STOCK}`),
 );
 
@@ -61,9 +63,10 @@ function parseJson(value: string): unknown {
 }
 
 /** A JSON value that multipart carries as a JSON string, and a JSON body carries as is. */
-function jsonField<T>(guard: (value: unknown) => value is T, message: string) {
+function jsonField<T>(guard: (value: unknown) => value is T, message: string, example: T) {
   return v.pipe(
     v.unknown(),
+    v.examples([example]),
     v.rawTransform<unknown, T>(({ dataset, addIssue, NEVER }) => {
       const value = typeof dataset.value === 'string' ? parseJson(dataset.value) : dataset.value;
       if (guard(value)) return value;
@@ -79,10 +82,10 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /** Checked against the category's schemaRules by the handler (a 422, not a 400). */
-const Attributes = jsonField(isPlainObject, 'must be a JSON object');
+const Attributes = jsonField(isPlainObject, 'must be a JSON object', ATTRIBUTES_EXAMPLE);
 
 const ExistingImages = v.pipe(
-  jsonField(isStringArray, 'must be a JSON array of image URLs or paths'),
+  jsonField(isStringArray, 'must be a JSON array of image URLs or paths', ['https://shop.example.com/uploads/3f2b7c1e.webp']),
   v.maxLength(MAX_LISTING_IMAGES, `must list at most ${MAX_LISTING_IMAGES} images`),
   v.check((refs) => refs.every((ref) => ref.length <= MAX_IMAGE_REF_LENGTH), 'must list image URLs or paths'),
   v.check((refs) => new Set(refs).size === refs.length, 'must not list an image twice'),
@@ -90,7 +93,9 @@ const ExistingImages = v.pipe(
 
 /** Images uploaded straight to the image host: its upload responses, verified by the handler. */
 const ImageRefs = v.pipe(
-  jsonField((value): value is unknown[] => Array.isArray(value), 'must be a JSON array of the image host\'s upload responses'),
+  jsonField((value): value is unknown[] => Array.isArray(value), 'must be a JSON array of the image host\'s upload responses', [
+    { public_id: 'brostechnology/listings/3f2b7c1e', version: 1764100000, signature: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4', secure_url: 'https://res.cloudinary.com/demo/image/upload/v1764100000/brostechnology/listings/3f2b7c1e.webp' },
+  ]),
   v.array(DirectUploadResponse),
   v.maxLength(MAX_LISTING_IMAGES, `must name at most ${MAX_LISTING_IMAGES} images`),
 );

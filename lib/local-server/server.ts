@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { config } from '../config.js';
 import { log } from '../log.js';
 import type { RouteHandler } from '../http/route.js';
+import { ApiError, errorEnvelope } from '../http/api-error.js';
 import { projectRoutes, type Rewrite } from '../platform/project-routes.js';
 import { installRequestContext, loggedPurge } from '../platform/request-context.js';
 import { keepIdleConnections } from '../platform/idle-connections.js';
@@ -77,7 +78,7 @@ export function createLocalServer({ projectRoot }: LocalServerOptions): http.Ser
       if (!res.headersSent) {
         res.statusCode = 500;
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
-        res.end(JSON.stringify({ success: false, error: 'Internal server error' }));
+        res.end(JSON.stringify(errorEnvelope(new ApiError(500, 'Internal server error'))));
       } else {
         res.destroy();
       }

@@ -43,11 +43,11 @@ export interface ProcessingOptions {
 }
 
 function unsupportedImage(): ApiError {
-  return ApiError.badRequest('Unsupported image file');
+  return ApiError.of('UNSUPPORTED_IMAGE', 'Unsupported image file');
 }
 
 function tooManyPixels(): ApiError {
-  return ApiError.badRequest(`Image dimensions are too large: at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels`);
+  return ApiError.of('UNSUPPORTED_IMAGE', `Image dimensions are too large: at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels`);
 }
 
 /** sharp refuses an over-large canvas from its header, in metadata() as in the pipeline. */

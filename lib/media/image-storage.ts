@@ -38,5 +38,5 @@ export interface ImageStorage {
 
 /** Local disk takes images only through the service, so it has no direct uploads. */
 export function directUploadsUnavailable(): ApiError {
-  return ApiError.conflict('Direct uploads need the image host, and this service stores images on local disk (STORAGE_PROVIDER=local): send the images as multipart files instead');
+  return ApiError.of('NOT_CONFIGURED', 'Direct uploads need the image host, and this service stores images on local disk (STORAGE_PROVIDER=local): send the images as multipart files instead');
 }

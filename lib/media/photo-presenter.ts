@@ -1,17 +1,6 @@
 import type { PhotoRecord, PhotoRecords } from './photo-records.js';
+import type { PhotoView } from './photo-view.js';
 import { publicImageUrl } from './public-image-url.js';
-
-/** A photo as answers show it, for responsive `<img srcset>`, layout before load, and a placeholder. */
-export interface PhotoView {
-  /** The stored image, as `images`, `hero` and `gallery` show it. */
-  url: string;
-  width: number | null;
-  height: number | null;
-  /** ThumbHash, standard base64. */
-  placeholder: string | null;
-  /** Every copy that exists, narrowest first, each described by its true width. */
-  srcset: string;
-}
 
 /**
  * A photo without a record (stored before photos were described, until the backfill reaches it)

@@ -1,6 +1,7 @@
 import type { NotificationRow } from './queries.js';
+import type { NotificationView } from './view.js';
 
-export function notificationPresenter(row: NotificationRow) {
+export function notificationPresenter(row: NotificationRow): NotificationView {
   return {
     id: row.id,
     title: row.title,

@@ -1,10 +1,15 @@
+import * as v from 'valibot';
 import packageJson from '../../package.json' with { type: 'json' };
 import { EXACT_TOTAL_LIMIT } from '../db/bounded-total.js';
 import { PROBE_WINDOW, WALK_WINDOW } from '../listings/read-tuning.js';
 import { CACHE_TAG_HEADER, EDGE_CACHE_CONTROL } from '../http/edge-cache.js';
+import { ALL_ERROR_CODES, ERROR_CODES, type ErrorCode } from '../http/error-codes.js';
 import { HTTP_METHODS, type Endpoint, type HttpMethod } from '../http/endpoint.js';
-import { requestJsonSchema, type JsonSchema } from './json-schema.js';
+import { PhotoView } from '../media/photo-view.js';
+import { answerJsonSchema, requestJsonSchema, type JsonSchema } from './json-schema.js';
+import { ANSWERS, type AnswerShape } from './answers.js';
 import { OPERATION_NOTES, type OperationNotes } from './operations.js';
+import { queryValueSchema } from './query-values.js';
 import { DEPRECATED_ALIASES, ROUTE_ALIASES, ROUTE_MODULES } from './route-modules.js';
 
 type OpenApiObject = Record<string, unknown>;
@@ -42,36 +47,41 @@ function tagOf(pattern: string): string {
   return best?.tag.name ?? 'Other';
 }
 
-const ref = (kind: 'schemas' | 'responses', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: OpenApiObject) => ({ 'application/json': { schema } });
 
-const ERROR_RESPONSES: Record<number, { name: string; description: string; headers?: OpenApiObject }> = {
-  400: { name: 'BadRequest', description: 'Invalid input: `details` lists each field at fault' },
-  401: { name: 'Unauthorized', description: 'Missing, malformed, invalid or expired token, or the user no longer exists' },
-  403: { name: 'Forbidden', description: 'The role may not call this, or the record belongs to another agent' },
-  404: { name: 'NotFound', description: 'No record with that id' },
-  405: { name: 'MethodNotAllowed', description: 'The path does not answer this method', headers: { Allow: { schema: { type: 'string' }, description: 'The methods the path answers' } } },
-  409: { name: 'Conflict', description: 'A unique value is taken, or the record is not in a state that allows this' },
-  413: { name: 'PayloadTooLarge', description: 'A JSON body over 1 MB' },
-  415: { name: 'UnsupportedMediaType', description: 'The body is neither multipart/form-data nor JSON' },
-  422: { name: 'UnprocessableEntity', description: 'Listing attributes do not satisfy the category\'s rules, or an Idempotency-Key was reused with a different request' },
-  429: { name: 'TooManyRequests', description: 'Rate limit reached', headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the next attempt is accepted' } } },
-  500: { name: 'InternalError', description: 'Unexpected failure (`Internal server error`)' },
-  502: { name: 'BadGateway', description: 'An outside service (image host, Bot API) failed' },
-  503: { name: 'ServiceUnavailable', description: 'A dependency is unavailable; try again' },
+/** How each error status is described; its body is the error envelope with the operation's codes of that status. */
+const ERROR_STATUSES: Record<number, { description: string; headers?: OpenApiObject }> = {
+  400: { description: 'Invalid input: `details` lists each field at fault' },
+  401: { description: 'Missing, malformed, invalid or expired token, or the user no longer exists' },
+  403: { description: 'The role may not call this, or the record belongs to another agent' },
+  404: { description: 'No record with that id' },
+  405: { description: 'The path does not answer this method', headers: { Allow: { schema: { type: 'string' }, description: 'The methods the path answers' } } },
+  409: { description: 'A unique value is taken, or the record is not in a state that allows this' },
+  413: { description: 'A body over the endpoint\'s limit' },
+  415: { description: 'The body is neither multipart/form-data nor JSON' },
+  422: { description: 'Listing attributes do not satisfy the category\'s rules, or an Idempotency-Key was reused with a different request' },
+  429: { description: 'Rate limit reached', headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the next attempt is accepted' } } },
+  500: { description: 'Unexpected failure (`Internal server error`)' },
+  502: { description: 'An outside service (image host, Bot API) failed' },
+  503: { description: 'A dependency is unavailable; try again', headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before trying again' } } },
 };
 
-const SUCCESS_SCHEMAS: Record<string, OpenApiObject> = {
-  Success: {
+/** The error envelope whose `code` is one of `codes`. */
+function errorSchema(codes: readonly ErrorCode[]): OpenApiObject {
+  return {
     type: 'object',
-    required: ['success', 'data'],
-    properties: { success: { const: true }, data: { description: 'The payload' } },
-  },
-  PaginatedSuccess: {
-    type: 'object',
-    required: ['success', 'data', 'pagination'],
-    properties: { success: { const: true }, data: { type: 'array', items: {} }, pagination: ref('schemas', 'Pagination') },
-  },
+    required: ['success', 'error', 'code'],
+    properties: {
+      success: { const: false },
+      error: { type: 'string', description: 'What went wrong, in English (the spec\'s message)' },
+      code: { type: 'string', enum: codes, description: 'The stable identifier of the case: branch on this, not on `error`' },
+      details: { type: 'array', items: schemaRef('ErrorDetail') },
+    },
+  };
+}
+
+const COMPONENT_SCHEMAS: Record<string, OpenApiObject> = {
   MessageSuccess: {
     type: 'object',
     required: ['success', 'message'],
@@ -101,27 +111,13 @@ const SUCCESS_SCHEMAS: Record<string, OpenApiObject> = {
       checks: { type: 'object', additionalProperties: { type: 'string' } },
     },
   },
-  Error: {
-    type: 'object',
-    required: ['success', 'error'],
-    properties: { success: { const: false }, error: { type: 'string' }, details: { type: 'array', items: ref('schemas', 'ErrorDetail') } },
+  Error: errorSchema(ALL_ERROR_CODES),
+  ErrorCode: {
+    type: 'string',
+    enum: ALL_ERROR_CODES,
+    description: ALL_ERROR_CODES.map((code) => `\`${code}\` (${ERROR_CODES[code].status}): ${ERROR_CODES[code].description}.`).join('\n\n'),
   },
-  Photo: {
-    type: 'object',
-    description:
-      'A listing photo for responsive display: `photos` on listing answers (in the order of `images` or `gallery`) and `heroPhoto` (the first, or null) on storefront items. Sizes and placeholder are null for an image stored before photos were described, until `npm run images:backfill` has run; its srcset is then the stored image alone.',
-    required: ['url', 'width', 'height', 'placeholder', 'srcset'],
-    properties: {
-      url: { type: 'string', format: 'uri', description: 'The stored image, as `images`, `hero` and `gallery` show it.' },
-      width: { type: ['integer', 'null'], description: 'Intrinsic width in pixels.' },
-      height: { type: ['integer', 'null'], description: 'Intrinsic height in pixels.' },
-      placeholder: { type: ['string', 'null'], description: 'ThumbHash of the photo, standard base64 (about 25 bytes): draw it blurred while the photo loads.' },
-      srcset: {
-        type: 'string',
-        description: 'For `<img srcset>`: `<url> 320w, <url> 640w, <url> 1200w`, only the copies that exist (none wider than the photo), narrowest first, each descriptor its true width.',
-      },
-    },
-  },
+  Photo: answerJsonSchema(PhotoView),
   ErrorDetail: {
     type: 'object',
     required: ['field', 'message'],
@@ -131,16 +127,31 @@ const SUCCESS_SCHEMAS: Record<string, OpenApiObject> = {
 
 const ASSET_TYPES = ['text/css', 'text/javascript', 'image/png'];
 
-function successResponse(notes: OperationNotes): OpenApiObject {
+/** The success envelope of `data`, with `pagination` when the list pages (required, or only when a page is asked for). */
+function envelope(answer: AnswerShape, pagination: 'none' | 'always' | 'on-request'): OpenApiObject {
+  const data = answerJsonSchema(pagination === 'none' ? answer.data : v.array(answer.data));
+  const beside = Object.fromEntries(Object.entries(answer.beside ?? {}).map(([name, schema]) => [name, answerJsonSchema(schema)]));
+  const paging = pagination === 'none' ? {} : { pagination: schemaRef('Pagination') };
+  return {
+    type: 'object',
+    required: ['success', 'data', ...Object.keys(beside), ...(pagination === 'always' ? ['pagination'] : [])],
+    properties: { success: { const: true }, data, ...beside, ...paging },
+  };
+}
+
+function successResponse(key: string, notes: OperationNotes): OpenApiObject {
+  const answer = ANSWERS[key];
   switch (notes.reply ?? 'data') {
     case 'paginated':
-      return { description: 'A page of results', content: json(ref('schemas', 'PaginatedSuccess')) };
+    case 'paginated-on-request':
+      if (!answer) throw new Error(`${key} pages a list, but answers.ts does not say of what`);
+      return { description: 'A page of results', content: json(envelope(answer, notes.reply === 'paginated' ? 'always' : 'on-request')) };
     case 'message':
-      return { description: 'Done', content: json(ref('schemas', 'MessageSuccess')) };
+      return { description: 'Done', content: json(schemaRef('MessageSuccess')) };
     case 'success':
-      return { description: 'Acknowledged', content: json(ref('schemas', 'Acknowledgement')) };
+      return { description: 'Acknowledged', content: json(schemaRef('Acknowledgement')) };
     case 'health':
-      return { description: 'Healthy (no envelope)', content: json(ref('schemas', 'Health')) };
+      return { description: 'Healthy (no envelope)', content: json(schemaRef('Health')) };
     case 'document':
       return { description: 'An OpenAPI 3.1 document', content: json({ type: 'object' }) };
     case 'page':
@@ -148,7 +159,8 @@ function successResponse(notes: OperationNotes): OpenApiObject {
     case 'asset':
       return { description: 'The file', content: Object.fromEntries(ASSET_TYPES.map((type) => [type, { schema: { type: 'string' } }])) };
     default:
-      return { description: 'The `data` envelope', content: json(ref('schemas', 'Success')) };
+      if (!answer) throw new Error(`${key} answers \`data\`, but answers.ts does not describe it`);
+      return { description: 'The `data` envelope', content: json(envelope(answer, 'none')) };
   }
 }
 
@@ -171,21 +183,40 @@ const IF_NONE_MATCH_PARAMETER: OpenApiObject = {
 
 const EDGE_CACHE_NOTE = `Cached by the CDN: \`${EDGE_CACHE_CONTROL}\`, filed under the tags of what it shows (the \`${CACHE_TAG_HEADER}\` header, which the CDN strips), which every write that changes it purges. Errors are not cached.`;
 
-function errorStatuses(endpoint: DescribedEndpoint, notes: OperationNotes): number[] {
+/** The codes an operation may answer: those its access, inputs and options imply, and those its notes add. */
+function errorCodesOf(endpoint: DescribedEndpoint, notes: OperationNotes): ErrorCode[] {
   const { access, schemas } = endpoint;
-  const statuses = new Set(notes.errors);
-  if (schemas.params || schemas.query || schemas.body || schemas.form) statuses.add(400);
-  if (access !== 'public') statuses.add(401);
-  if (access === 'admin' || (access === 'token' && schemas.params)) statuses.add(403);
-  if (schemas.params) statuses.add(404);
-  if (schemas.body || schemas.form) statuses.add(413);
-  if (schemas.form) statuses.add(415);
-  if (endpoint.idempotent) {
-    statuses.add(409);
-    statuses.add(422);
+  const codes = new Set<ErrorCode>(notes.errors);
+  if (schemas.params || schemas.query || schemas.body || schemas.form) codes.add('VALIDATION_FAILED');
+  if (access !== 'public') codes.add('UNAUTHENTICATED');
+  if (access === 'admin' || (access === 'token' && schemas.params)) codes.add('FORBIDDEN');
+  if (schemas.params) codes.add('NOT_FOUND');
+  if (schemas.body || schemas.form) {
+    codes.add('MALFORMED_BODY');
+    codes.add('PAYLOAD_TOO_LARGE');
+    codes.add('UNSUPPORTED_MEDIA_TYPE');
   }
-  statuses.add(500);
-  return [...statuses].sort((a, b) => a - b);
+  if (schemas.form) codes.add('UNSUPPORTED_IMAGE');
+  if (endpoint.idempotent) {
+    codes.add('VALIDATION_FAILED');
+    codes.add('IDEMPOTENCY_KEY_IN_PROGRESS');
+    codes.add('IDEMPOTENCY_KEY_REUSED');
+  }
+  codes.add('INTERNAL_ERROR');
+  codes.add('DEPENDENCY_UNAVAILABLE');
+  return ALL_ERROR_CODES.filter((code) => codes.has(code));
+}
+
+/** One response per error status, each listing the codes of that status the operation may answer. */
+function errorResponses(codes: readonly ErrorCode[]): OpenApiObject {
+  const statuses = [...new Set(codes.map((code) => ERROR_CODES[code].status))];
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const ofStatus = codes.filter((code) => ERROR_CODES[code].status === status);
+      const { description, headers } = ERROR_STATUSES[status]!;
+      return [status, { description, ...(headers ? { headers } : {}), content: json(errorSchema(ofStatus)) }];
+    }),
+  );
 }
 
 function propertiesOf(schema: JsonSchema): Array<{ name: string; schema: JsonSchema; required: boolean }> {
@@ -214,8 +245,10 @@ function parameters(pattern: string, endpoint: DescribedEndpoint): OpenApiObject
     required: true,
     schema: declared.get(name!) ?? { type: 'string' },
   }));
-  const inQuery = endpoint.schemas.query
-    ? propertiesOf(requestJsonSchema(endpoint.schemas.query)).map(({ name, schema, required }) => ({ name, in: 'query', required, schema }))
+  const { query } = endpoint.schemas;
+  const entries = query && 'entries' in query ? (query.entries as Record<string, unknown>) : {};
+  const inQuery = query
+    ? propertiesOf(requestJsonSchema(query)).map(({ name, schema, required }) => ({ name, in: 'query', required, schema: queryValueSchema(entries[name]) ?? schema }))
     : [];
   const inHeader = [...(endpoint.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []), ...(endpoint.edgeCache ? [IF_NONE_MATCH_PARAMETER] : [])];
   return [...inPath, ...inQuery, ...inHeader];
@@ -261,19 +294,21 @@ function operationId(method: HttpMethod, pattern: string): string {
 const SELF: Record<string, Partial<Record<HttpMethod, DescribedEndpoint>>> = { '/api/openapi.json': { GET: { access: 'public', schemas: {} } } };
 
 function operation(method: HttpMethod, pattern: string, endpoint: DescribedEndpoint): OpenApiObject {
-  const notes: OperationNotes = OPERATION_NOTES[`${method} ${pattern}`] ?? { summary: `${method} ${pattern}` };
+  const key = `${method} ${pattern}`;
+  const notes: OperationNotes = OPERATION_NOTES[key] ?? { summary: key };
   const access = {
     public: 'No token needed.',
     token: 'Needs a bearer token (any role).',
     admin: 'Administrators only: needs a bearer token of a `SUPER_ADMIN`.',
     cron: 'The scheduler only: needs `Authorization: Bearer <CRON_SECRET>`.',
   }[endpoint.access];
-  const responses: OpenApiObject = { [notes.successStatus ?? 200]: successResponse(notes) };
+  const success = successResponse(key, notes);
+  const responses: OpenApiObject = Object.fromEntries([notes.successStatus ?? 200].flat().map((status) => [status, success]));
   if (endpoint.edgeCache) {
     responses[200] = { ...(responses[200] as OpenApiObject), headers: EDGE_CACHE_HEADERS };
     responses[304] = { description: '`If-None-Match` names the current answer: no body', headers: EDGE_CACHE_HEADERS };
   }
-  for (const status of errorStatuses(endpoint, notes)) responses[status] = ref('responses', ERROR_RESPONSES[status]!.name);
+  Object.assign(responses, errorResponses(errorCodesOf(endpoint, notes)));
   const body = requestBody(endpoint);
   const description = [notes.description, endpoint.edgeCache ? EDGE_CACHE_NOTE : undefined, access].filter(Boolean).join('\n\n');
   return {
@@ -323,7 +358,7 @@ async function buildOpenApiDocument(): Promise<OpenApiDocument> {
       version: packageJson.version,
       description: [
         'A JSON HTTP API for a product-listing marketplace: agents list products with category attributes and photos, administrators run categories, settings and invitations, and a public storefront searches the listings.',
-        'Every response is an envelope: `{ success: true, data, pagination? }` or `{ success: false, error, details? }`. A method a path does not answer gets 405 with an `Allow` header; an unknown path gets 404.',
+        'Every response is an envelope: `{ success: true, data, pagination? }` or `{ success: false, error, code, details? }`, where `code` is a stable identifier of the case (the `ErrorCode` schema lists them all; each operation lists those it may answer). A method a path does not answer gets 405 with an `Allow` header; an unknown path gets 404.',
         'Image fields (`images`, `hero`, `gallery`, `profileImage`) are absolute URLs in every answer, public or signed in, so a client on any origin can load them.',
         'Listing answers also carry `photos` (and storefront items `heroPhoto`): the same images with their size, a ThumbHash placeholder and a `srcset` of smaller copies (the `Photo` schema).',
         'Sign in with `POST /api/auth/login` and send the token as `Authorization: Bearer <token>`.',
@@ -337,13 +372,7 @@ async function buildOpenApiDocument(): Promise<OpenApiDocument> {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from `POST /api/auth/login` or `POST /api/auth/register`.' },
         cronSecret: { type: 'http', scheme: 'bearer', description: 'The deployment\'s `CRON_SECRET`, as Vercel Cron sends it.' },
       },
-      schemas: SUCCESS_SCHEMAS,
-      responses: Object.fromEntries(
-        Object.values(ERROR_RESPONSES).map(({ name, description, headers }) => [
-          name,
-          { description, ...(headers ? { headers } : {}), content: json(ref('schemas', 'Error')) },
-        ]),
-      ),
+      schemas: COMPONENT_SCHEMAS,
     },
   };
 }

@@ -42,3 +42,17 @@ const CONVERSION: ConversionConfig = {
 export function requestJsonSchema(schema: AnySchema): JsonSchema {
   return withoutDialect(toJsonSchema(schema as AnyValibotSchema, CONVERSION) as JsonSchema);
 }
+
+const ANSWER_CONVERSION: ConversionConfig = {
+  target: 'draft-2020-12',
+  // Answers are described as a presenter outputs them.
+  typeMode: 'output',
+  errorMode: 'throw',
+  // A presenter's `Date` is written as ISO 8601 text.
+  overrideSchema: ({ valibotSchema }) => (valibotSchema.type === 'date' ? { type: 'string', format: 'date-time' } : undefined),
+};
+
+/** The JSON Schema of an answer a view (a presenter's output schema) describes, as JSON carries it. */
+export function answerJsonSchema(schema: AnySchema): JsonSchema {
+  return withoutDialect(toJsonSchema(schema as AnyValibotSchema, ANSWER_CONVERSION) as JsonSchema);
+}

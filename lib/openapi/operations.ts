@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../http/error-codes.js';
 import { COUNTED_LISTINGS, SAMPLED_CANDIDATES } from '../listings/read-tuning.js';
 import { SERVED_RESULTS } from '../storefront/read-plan.js';
 
@@ -5,18 +6,16 @@ import { SERVED_RESULTS } from '../storefront/read-plan.js';
 export interface OperationNotes {
   summary: string;
   description?: string;
-  /** 201 for writes that create a record. */
-  successStatus?: 200 | 201;
-  /** The success body: the envelope with `data` (default), with `pagination`, with a `message`, or outside it. */
-  reply?: 'data' | 'paginated' | 'message' | 'success' | 'health' | 'document' | 'page' | 'asset';
-  /** Statuses beyond those implied by access and inputs (400, 401, 403, 404, 413, 415, 500). */
-  errors?: number[];
+  /** 201 for writes that create a record; both for a write that creates or updates one. */
+  successStatus?: 200 | 201 | readonly [200, 201];
+  /**
+   * The success body: the envelope with `data` (default), with `pagination` (always, or when a
+   * page is asked for), with a `message`, or outside it. `data` is described in answers.ts.
+   */
+  reply?: 'data' | 'paginated' | 'paginated-on-request' | 'message' | 'success' | 'health' | 'document' | 'page' | 'asset';
+  /** Error codes beyond those implied by access, inputs and options (see errorCodesOf in document.ts). */
+  errors?: ErrorCode[];
 }
-
-const RATE_LIMITED = 429;
-const CONFLICT = 409;
-const UPSTREAM = 502;
-const UNAVAILABLE = 503;
 
 /** Keyed `METHOD /api/path/:param`. An operation missing here gets a summary made from its method and path. */
 export const OPERATION_NOTES: Record<string, OperationNotes> = {
@@ -25,52 +24,52 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     description: 'Also at `/`. `data.links` gives the reference page, this document and the liveness check.',
   },
   'GET /api/health': { summary: 'Liveness', reply: 'health' },
-  'GET /api/health/ready': { summary: 'Readiness, with a database check', reply: 'health', errors: [UNAVAILABLE] },
+  'GET /api/health/ready': { summary: 'Readiness, with a database check', reply: 'health' },
 
   'POST /api/auth/register': {
     summary: 'Register an agent with an invitation code',
     successStatus: 201,
-    errors: [CONFLICT, RATE_LIMITED],
+    errors: ['INVALID_AGENT_CODE', 'ALREADY_EXISTS', 'CONFLICT', 'RATE_LIMITED'],
     description:
       'An unusable code is 400 `Invalid or expired agent code`; an e-mail already registered is 409. Sign-ups and code checks (`verify-agent-code`) share one budget of 20 per 15 minutes per address (429 beyond, counted before the Idempotency-Key is taken); a wrong code also counts towards the shop-wide ceiling of 300 wrong codes per 15 minutes, past which wrong codes are 429 while a valid code is still accepted. Under an Idempotency-Key the answer is kept without its token: a replay answers a freshly issued one (409 once the account has changed its password since).',
   },
   'POST /api/auth/login': {
     summary: 'Sign in and receive a bearer token and a device token',
-    errors: [RATE_LIMITED],
+    errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED'],
     description:
       'Answers `data: { user, token, deviceToken }`. Keep `deviceToken` on the device and send it as `deviceToken` with the next sign-in: with a valid device token of the named account, only that device\'s own failures count (10 wrong passwords per 15 minutes, then 429), so strangers\' guesses cannot lock the owner out; each successful sign-in answers a new one. Without one (or with one that is not valid for the account): 429 after 10 attempts in 15 minutes per e-mail and address, 50 per e-mail, 30 per address. In both cases, with `Retry-After: 1`, while two sign-ins from the same address are still being checked. A wrong e-mail or password is 401 `Invalid email or password`.',
   },
   'GET /api/auth/me': { summary: 'The caller\'s profile' },
   'PUT /api/auth/me': {
     summary: 'Update the caller\'s profile',
-    errors: [CONFLICT, RATE_LIMITED],
+    errors: ['CURRENT_PASSWORD_INCORRECT', 'ALREADY_EXISTS', 'RATE_LIMITED'],
     description:
       'Changing `email` needs `currentPassword` (403 `Current password is incorrect` when missing or wrong). Wrong current passwords count like failed sign-ins of the account: after 5 within 15 minutes, 429 with `Retry-After`, even for the right one.',
   },
   'POST /api/auth/forgot-password': {
     summary: 'E-mail a 6-digit password reset code',
     reply: 'message',
-    errors: [RATE_LIMITED],
+    errors: ['RATE_LIMITED'],
     description: 'Always reports success, whether or not the e-mail belongs to an account.',
   },
-  'POST /api/auth/reset-password': { summary: 'Set a new password with the e-mailed code', reply: 'message', errors: [RATE_LIMITED] },
+  'POST /api/auth/reset-password': { summary: 'Set a new password with the e-mailed code', reply: 'message', errors: ['INVALID_RESET_CODE', 'RATE_LIMITED'] },
   'POST /api/auth/verify-agent-code': {
     summary: 'Check an invitation code before signing up',
-    errors: [RATE_LIMITED],
+    errors: ['RATE_LIMITED'],
     description:
       'An unknown or unusable code answers 200 with `valid: false`. Shares one budget of 20 per 15 minutes per address with `register`; past 300 wrong codes shop-wide in 15 minutes a wrong code is 429, while a valid one is still answered.',
   },
   'GET /api/auth/agent-codes': { summary: 'List invitation codes', reply: 'paginated' },
-  'POST /api/auth/agent-codes': { summary: 'Create an invitation code', successStatus: 201, errors: [UNAVAILABLE] },
+  'POST /api/auth/agent-codes': { summary: 'Create an invitation code', successStatus: 201 },
   'DELETE /api/auth/agent-codes/:id': { summary: 'Revoke an invitation code' },
   'GET /api/auth/agents': { summary: 'List registered agents', reply: 'paginated' },
   'DELETE /api/auth/agents/:id': { summary: 'Remove an agent; their listings stay, without an agent' },
 
   'GET /api/categories': { summary: 'List categories with their listing counts' },
-  'POST /api/categories': { summary: 'Create a category', successStatus: 201, errors: [CONFLICT] },
+  'POST /api/categories': { summary: 'Create a category', successStatus: 201, errors: ['ALREADY_EXISTS'] },
   'GET /api/categories/:id': { summary: 'One category' },
-  'PATCH /api/categories/:id': { summary: 'Update a category', errors: [CONFLICT] },
-  'DELETE /api/categories/:id': { summary: 'Delete a category no listing uses', errors: [CONFLICT] },
+  'PATCH /api/categories/:id': { summary: 'Update a category', errors: ['ALREADY_EXISTS'] },
+  'DELETE /api/categories/:id': { summary: 'Delete a category no listing uses', errors: ['CONFLICT'] },
   'GET /api/admin/seed-categories': { summary: 'Create the default categories that are missing' },
   'GET /api/admin/audit': {
     summary: 'The audit trail: who changed what, newest first',
@@ -85,24 +84,25 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'POST /api/listings': {
     summary: 'Create a listing, with up to 10 images',
     successStatus: 201,
-    errors: [403, 404, 409, 422, UPSTREAM],
+    errors: ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'NOT_CONFIGURED', 'ATTRIBUTES_INVALID', 'UPSTREAM_FAILED'],
     description: 'An agent\'s listing is their own; an administrator names the agent in `agentId`. Images are resized to at most 1200 px wide and stored as WebP. `attributes` must satisfy the category\'s `schemaRules` (else 422). `imageRefs` (a JSON array of the image host\'s upload responses) adds images uploaded directly with `POST /api/uploads/signature`; files and refs together count against the 10-image limit.',
   },
   'GET /api/listings/:id': { summary: 'One listing' },
   'PATCH /api/listings/:id': {
     summary: 'Update a listing; new images are appended',
-    errors: [409, 422, UPSTREAM],
+    errors: ['CONFLICT', 'NOT_CONFIGURED', 'ATTRIBUTES_INVALID', 'UPSTREAM_FAILED'],
     description: '`existingImages` (a JSON array) names the listing\'s images to keep, in order, each as answered (an absolute URL) or as stored (`/uploads/<file>`, or the image host\'s URL); an image the listing does not have is 400. New files, then `imageRefs`, are appended after them. Setting `status` to SOLD takes one from stock.',
   },
   'DELETE /api/listings/:id': { summary: 'Delete a listing and its images' },
   'POST /api/uploads/signature': {
     summary: 'Sign direct uploads of images to the image host',
-    errors: [CONFLICT, UNAVAILABLE],
+    errors: ['NOT_CONFIGURED', 'RATE_LIMITED'],
     description: 'Returns the upload URL and the signed form `fields` to send with one `file` (multipart POST to `uploadUrl`) until `expiresAt`: a ticket makes one image, under its `publicId` (sending again replaces it), so ask for one ticket per photo (at most 60 an hour, 429 beyond). The image host stores the photo at most 1200 px wide as WebP in the service\'s folder; name the upload responses in a listing\'s `imageRefs`. An image no listing takes within a day is removed. 409 when images are kept on local disk.',
   },
 
   'GET /api/public/listings': {
     summary: 'Search the storefront (available listings, by relevance with `q`, else newest first)',
+    reply: 'paginated-on-request',
     description:
       '`pagination` is added when `page` is sent. ' +
       '`q` matches a listing when every word of it (split at spaces) is a substring of the title or description, ignoring case, ' +
@@ -120,7 +120,7 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     summary: 'A storefront listing with its agent\'s contact links',
     description: 'The item as the list shows it (`hero`, `gallery`, `heroPhoto`, `photos`), with its agent.',
   },
-  'POST /api/public/listings/:id/inquiry': { summary: 'Count an inquiry click', reply: 'success', errors: [RATE_LIMITED] },
+  'POST /api/public/listings/:id/inquiry': { summary: 'Count an inquiry click', reply: 'success', errors: ['RATE_LIMITED'] },
   'GET /api/cron/sweep': {
     summary: 'Run the sweeper (Vercel Cron)',
     description:
@@ -141,18 +141,23 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
       'The last word of `q` (2 to 100 characters, else 400) starts a word of the suggestion, or a known word one typo away from it does (two for 8 letters or more, none under 4); its other words appear in the suggestion. ' +
       'Completions of `q` as typed come first, then those with more listings.',
   },
-  'GET /api/public/messenger-bot': { summary: 'The bot and channel, as the storefront shows them' },
+  'GET /api/public/messenger-bot': { summary: 'The bot and channel, as the storefront shows them', errors: ['NOT_FOUND', 'UPSTREAM_FAILED'] },
 
   'GET /api/syndication/config': { summary: 'List channel posting configurations (secrets masked)' },
-  'POST /api/syndication/config': { summary: 'Create or update a channel posting configuration', successStatus: 201 },
+  'POST /api/syndication/config': { summary: 'Create or update a channel posting configuration', successStatus: [200, 201] },
   'GET /api/syndication/config/:platform': { summary: 'One channel posting configuration (secrets masked)' },
   'DELETE /api/syndication/config/:platform': { summary: 'Delete a channel posting configuration' },
-  'GET /api/syndication/messenger/info': { summary: 'The bot and its channel', errors: [CONFLICT, UPSTREAM] },
-  'POST /api/syndication/messenger/setup-webhook': { summary: 'Point the bot\'s webhook at this service', errors: [CONFLICT, UPSTREAM] },
-  'GET /api/syndication/messenger/webhook-info': { summary: 'The bot\'s current webhook', errors: [CONFLICT, UPSTREAM] },
-  'POST /api/syndication/messenger/webhook': { summary: 'Inbound bot updates (acknowledged, not acted on)', reply: 'success' },
-  'POST /api/syndication/delete-message/:messageId': { summary: 'Delete a channel message', errors: [CONFLICT, UPSTREAM] },
-  'POST /api/syndication/edit-message/:messageId': { summary: 'Edit a channel message\'s caption', errors: [CONFLICT, UPSTREAM] },
+  'GET /api/syndication/messenger/info': { summary: 'The bot and its channel', errors: ['NOT_CONFIGURED', 'UPSTREAM_FAILED'] },
+  'POST /api/syndication/messenger/setup-webhook': { summary: 'Point the bot\'s webhook at this service', errors: ['NOT_CONFIGURED', 'UPSTREAM_FAILED'] },
+  'GET /api/syndication/messenger/webhook-info': { summary: 'The bot\'s current webhook', errors: ['NOT_CONFIGURED', 'UPSTREAM_FAILED'] },
+  'POST /api/syndication/messenger/webhook': {
+    summary: 'Inbound bot updates (acknowledged, not acted on)',
+    reply: 'success',
+    errors: ['UNAUTHENTICATED'],
+    description: 'Once a bot is configured, the Bot API\'s calls carry the webhook secret in `X-Telegram-Bot-Api-Secret-Token`, and any other caller is 401.',
+  },
+  'POST /api/syndication/delete-message/:messageId': { summary: 'Delete a channel message', errors: ['NOT_CONFIGURED', 'UPSTREAM_FAILED'] },
+  'POST /api/syndication/edit-message/:messageId': { summary: 'Edit a channel message\'s caption', errors: ['NOT_CONFIGURED', 'UPSTREAM_FAILED'] },
   'GET /api/syndication/health': {
     summary: 'Whether the channel is still posting: the posting log\'s states and latest events',
     description:
@@ -160,12 +165,11 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
       '`lastSuccessAt`, `lastFailureAt`, and `lastRateLimitedAt` with `lastRetryAfterSeconds`, the last attempt the Bot API refused for flood control (429) and the wait it asked for. Times are when the attempt started; null when there was none.',
   },
   'GET /api/syndication/logs': { summary: 'Channel posting attempts (an agent sees their own)', reply: 'paginated' },
-  'POST /api/syndication/trigger/:listingId': { summary: 'Post a listing to the channel now', errors: [CONFLICT, UPSTREAM] },
-  'POST /api/syndication/retry/:id': { summary: 'Retry a failed posting attempt', errors: [CONFLICT, UPSTREAM] },
+  'POST /api/syndication/trigger/:listingId': { summary: 'Post a listing to the channel now', errors: ['CONFLICT', 'NOT_CONFIGURED', 'UPSTREAM_FAILED', 'RATE_LIMITED'] },
+  'POST /api/syndication/retry/:id': { summary: 'Retry a failed posting attempt', errors: ['CONFLICT', 'NOT_CONFIGURED', 'UPSTREAM_FAILED', 'RATE_LIMITED'] },
 
   'GET /api/notifications': {
     summary: 'The caller\'s notifications',
-    reply: 'paginated',
     description: 'The envelope also carries `unreadCount`.',
   },
   'PUT /api/notifications/read-all': { summary: 'Mark all of the caller\'s notifications read' },

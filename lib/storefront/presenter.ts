@@ -4,6 +4,7 @@ import { photosPresenter } from '../media/photo-presenter.js';
 import type { PhotoRecords } from '../media/photo-records.js';
 import { publicImageUrl } from '../media/public-image-url.js';
 import type { PublicAgentRow, PublicListingRow } from './queries.js';
+import type { PublicAgentView, PublicListingView } from './view.js';
 
 function humanize(field: string): string {
   return field
@@ -59,7 +60,7 @@ function shownAttributes(attributes: Record<string, unknown>, rules: SchemaRule[
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
 /** The storefront's listing item: `hero` and `gallery` as URLs, and the same images as `heroPhoto` and `photos` for responsive display. */
-export function publicListingPresenter(row: PublicListingRow, photoRecords: PhotoRecords) {
+export function publicListingPresenter(row: PublicListingRow, photoRecords: PhotoRecords): PublicListingView {
   const attributes = row.attributes ?? {};
   const shown = shownAttributes(attributes, row.categoryRules ?? []);
   const gallery = row.images.map(publicImageUrl);
@@ -86,7 +87,7 @@ export function publicListingPresenter(row: PublicListingRow, photoRecords: Phot
 }
 
 /** The agent on a public detail: contact and profile links only, never the e-mail or secrets. */
-export function publicAgentPresenter(agent: PublicAgentRow) {
+export function publicAgentPresenter(agent: PublicAgentRow): PublicAgentView {
   return {
     id: agent.id,
     name: agent.name,

@@ -98,14 +98,14 @@ export async function activeMessengerTarget(executor: Executor): Promise<Messeng
 
 export async function activeMessengerTargetOrThrow(executor: Executor): Promise<MessengerTarget> {
   const target = await activeMessengerTarget(executor);
-  if (!target) throw ApiError.conflict('Channel posting is not configured: no active MESSENGER config with a bot token and channel id');
+  if (!target) throw ApiError.of('NOT_CONFIGURED', 'Channel posting is not configured: no active MESSENGER config with a bot token and channel id');
   return target;
 }
 
 /** The configured bot and channel, for managing the channel even while posting is switched off. */
 export async function messengerChannelOrThrow(executor: Executor): Promise<MessengerTarget> {
   const target = targetOf(await messengerSettings(executor));
-  if (!target) throw ApiError.conflict('The messenger channel is not configured: set a MESSENGER bot token and channel id');
+  if (!target) throw ApiError.of('NOT_CONFIGURED', 'The messenger channel is not configured: set a MESSENGER bot token and channel id');
   return target;
 }
 

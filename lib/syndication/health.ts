@@ -1,24 +1,10 @@
 import { sql } from 'drizzle-orm/sql/sql';
 import { getDb, type Executor } from '../db/client.js';
 import { ok, type Reply } from '../http/reply.js';
+import type { PostingHealthView } from './view.js';
 
 /** How the channel posting stands, from the posting log. */
-export interface PostingHealth {
-  /** Entries waiting to be posted (or being posted now). */
-  pending: number;
-  /** Failed entries the sweeper will try again. */
-  failedRetrying: number;
-  /** Entries of the last 24 hours that failed and will not be tried again (the failure cannot heal, or attempts ran out). */
-  failedForGood24h: number;
-  succeeded24h: number;
-  /** How long the oldest waiting entry has waited; null when none waits. */
-  oldestPendingSeconds: number | null;
-  lastSuccessAt: string | null;
-  lastFailureAt: string | null;
-  /** The last attempt the Bot API refused for flood control (429), and the wait it asked for then. */
-  lastRateLimitedAt: string | null;
-  lastRetryAfterSeconds: number | null;
-}
+export type PostingHealth = PostingHealthView;
 
 interface HealthRow {
   pending: number;

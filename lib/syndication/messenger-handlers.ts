@@ -19,7 +19,7 @@ function badGateway(error: unknown): never {
 
 async function botTokenOrThrow(): Promise<string> {
   const token = await messengerBotToken(await getDb());
-  if (!token) throw ApiError.conflict('The messenger bot is not configured: set a MESSENGER bot token');
+  if (!token) throw ApiError.of('NOT_CONFIGURED', 'The messenger bot is not configured: set a MESSENGER bot token');
   return token;
 }
 

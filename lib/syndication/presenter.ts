@@ -1,5 +1,6 @@
 import type { syndicationLogs } from '../db/schema.js';
-import type { ConfigRow, ConfigSource, EnvironmentConfig } from './configs.js';
+import type { ConfigRow, EnvironmentConfig } from './configs.js';
+import type { ConfigView, LogView } from './view.js';
 
 const MASK = '••••••••';
 
@@ -7,20 +8,6 @@ const MASK = '••••••••';
 export function maskSecret(secret: string | null): string | null {
   if (!secret) return null;
   return secret.length > 8 ? `${MASK}${secret.slice(-4)}` : MASK;
-}
-
-export interface ConfigView {
-  id: string | null;
-  platform: string;
-  botToken: string | null;
-  channelId: string | null;
-  apiKey: string | null;
-  apiSecret: string | null;
-  isActive: boolean;
-  extraConfig: Record<string, unknown> | null;
-  source: ConfigSource;
-  createdAt: Date | null;
-  updatedAt: Date | null;
 }
 
 export function configPresenter(row: ConfigRow): ConfigView {
@@ -58,7 +45,7 @@ export function environmentConfigPresenter(env: EnvironmentConfig): ConfigView {
 
 export type LogRow = typeof syndicationLogs.$inferSelect;
 
-export function logPresenter(row: LogRow, listing: { id: string; title: string }) {
+export function logPresenter(row: LogRow, listing: { id: string; title: string }): LogView {
   return {
     id: row.id,
     listingId: row.listingId,

@@ -163,7 +163,7 @@ describe('HTTP: every documented operation answers alike from both', () => {
     for (const pathname of ['/nope', '/a/b/c', '/favicon.ico', '/api/nope', '/api/a/b/c', '/api/listings/x/y']) {
       const response = await deployed.get(pathname);
       expect(response.status, pathname).toBe(404);
-      expect(response.body, pathname).toEqual({ success: false, error: 'Route not found' });
+      expect(response.body, pathname).toEqual({ success: false, code: 'NOT_FOUND', error: 'Route not found' });
     }
     const root = await deployed.get('/');
     expect(root.status).toBe(200);
@@ -386,16 +386,16 @@ describe('a deployed function that cannot start', () => {
 
   it('answers 503 in the envelope naming DATABASE_URL when it is not set', async () => {
     const answer = await call('api/public/listings/index', { method: 'GET', url: 'http://localhost/api/public/listings' }, { DATABASE_URL: '' });
-    expect(envelope(answer)).toEqual({ status: 503, body: { success: false, error: 'Service unavailable: DATABASE_URL is not set' } });
+    expect(envelope(answer)).toEqual({ status: 503, body: { success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: DATABASE_URL is not set' } });
   });
 
   it('answers 503 in the envelope saying the database is unreachable when nothing answers at its address', async () => {
     const answer = await call('api/categories/index', { method: 'GET', url: 'http://localhost/api/categories' }, { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
-    expect(envelope(answer)).toEqual({ status: 503, body: { success: false, error: 'Service unavailable: the database is unreachable' } });
+    expect(envelope(answer)).toEqual({ status: 503, body: { success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: the database is unreachable' } });
   });
 
   it('answers 503 in the envelope naming JWT_SECRET when it is missing', async () => {
     const answer = await call('api/auth/login', jsonRequest('POST', 'http://localhost/api/auth/login', ADMIN), { JWT_SECRET: '' });
-    expect(envelope(answer)).toEqual({ status: 503, body: { success: false, error: 'Service unavailable: JWT_SECRET is not set to at least 32 bytes' } });
+    expect(envelope(answer)).toEqual({ status: 503, body: { success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: JWT_SECRET is not set to at least 32 bytes' } });
   });
 });

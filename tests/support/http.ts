@@ -1,3 +1,5 @@
+import { assertAnswerMatchesContract } from './answer-contract.js';
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -15,7 +17,8 @@ export interface RequestOptions {
 }
 
 /**
- * A small HTTP client for the server under test; every response body is parsed when it is JSON.
+ * A small HTTP client for the server under test; every response body is parsed when it is JSON,
+ * and every answer is checked against the OpenAPI document the server serves (a mismatch throws).
  * The base URL may be given as a function, read at each request (for a server started later).
  * `onResponse` sees every response (e.g. to scan all bodies a file received for secrets).
  */
@@ -38,6 +41,7 @@ export function apiClient(baseUrl: string | (() => string), onResponse?: (respon
     let parsed: unknown = text;
     if (response.headers.get('content-type')?.includes('application/json') && text) parsed = JSON.parse(text);
     const result: ApiResponse<T> = { status: response.status, headers: response.headers, body: parsed as T, text };
+    await assertAnswerMatchesContract(base(), { method, path, status: response.status, contentType: response.headers.get('content-type'), body: parsed, text });
     onResponse?.(result);
     return result;
   };

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { closeDb, getDb, type Database } from '../../lib/db/client.js';
 import { settleDeferredWork } from '../../lib/http/deferred-work.js';
 import { createLocalServer } from '../../lib/local-server/server.js';
+import { servedContract } from './answer-contract.js';
 import { apiClient, type ApiClient } from './http.js';
 import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './databases.js';
 
@@ -66,6 +67,8 @@ export async function startTestServer(env: Record<string, string> = {}, prepare:
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   process.env.API_BASE_URL ??= baseUrl;
+  // The document every answer is checked against is built now, before the tests, not in the middle of their first burst of requests.
+  await servedContract(baseUrl);
   const db = await getDb();
   return {
     baseUrl,

@@ -1,0 +1,10 @@
+import * as v from 'valibot';
+
+const Count = v.pipe(v.number(), v.integer());
+
+export const SweepView = v.object({
+  channelPosts: v.object({ resumed: Count, retried: Count }),
+  idempotencyKeysRemoved: Count,
+  unattachedUploadsRemoved: Count,
+  auditEntriesRemoved: Count,
+});

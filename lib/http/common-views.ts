@@ -1,0 +1,15 @@
+import * as v from 'valibot';
+
+/** A stored moment: a `Date` in the presenters, ISO 8601 text in the JSON answer. */
+export const Timestamp = v.date();
+
+/** A moment already written as ISO 8601 text. */
+export const IsoTimestamp = v.pipe(v.string(), v.isoTimestamp());
+
+export const RecordId = v.pipe(v.string(), v.uuid());
+
+/** What a delete answers: the id of the record that went. */
+export const DeletedView = v.object({ id: RecordId });
+
+/** The value of a free-form JSON field, as stored. */
+export const JsonObject = v.record(v.string(), v.unknown());

@@ -1,0 +1,42 @@
+import * as v from 'valibot';
+import { RecordId, Timestamp } from '../http/common-views.js';
+import { PhotoView } from '../media/photo-view.js';
+
+export const LISTING_STATUSES = ['AVAILABLE', 'PENDING', 'SOLD', 'ARCHIVED'] as const;
+
+export const ATTRIBUTES_EXAMPLE = { brand: 'Apple', model: 'iPhone 15 Pro', storage: '256GB', condition: 'Used - Like New', hasWarranty: true };
+
+/** A listing's attributes: the fields its category's rules name, and any others it was given. */
+export const AttributesView = v.pipe(v.record(v.string(), v.union([v.string(), v.number(), v.boolean()])), v.examples([ATTRIBUTES_EXAMPLE]));
+
+const ListingCategory = v.object({ id: RecordId, name: v.string(), displayName: v.string(), icon: v.string() });
+const ListingAgent = v.object({ id: RecordId, name: v.string(), phone: v.string() });
+
+/** The listing's fields, as every listing answer shows them (administrators and agents). */
+export const ListingFields = {
+  id: RecordId,
+  title: v.pipe(v.string(), v.examples(['iPhone 15 Pro 256GB, Natural Titanium'])),
+  description: v.nullable(v.pipe(v.string(), v.examples(['Boxed, battery at 96%, one small scratch on the frame.']))),
+  price: v.pipe(v.number(), v.examples([899.99])),
+  status: v.picklist(LISTING_STATUSES),
+  city: v.nullable(v.pipe(v.string(), v.examples(['Addis Ababa']))),
+  neighborhood: v.nullable(v.pipe(v.string(), v.examples(['Bole']))),
+  images: v.pipe(v.array(v.pipe(v.string(), v.url())), v.description('Absolute URLs, in display order.')),
+  photos: v.pipe(v.array(PhotoView), v.description('The same images with their size, placeholder and srcset.')),
+  attributes: AttributesView,
+  customTelegramCaption: v.nullable(v.string()),
+  categoryId: RecordId,
+  agentId: v.nullable(RecordId),
+  viewsCount: v.pipe(v.number(), v.integer()),
+  inquiryClicks: v.pipe(v.number(), v.integer()),
+  stockQuantity: v.pipe(v.number(), v.integer()),
+  commissionPercent: v.nullable(v.number()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  category: ListingCategory,
+  agent: v.nullable(ListingAgent),
+};
+
+export const ListingView = v.pipe(v.object(ListingFields), v.title('Listing'));
+
+export type ListingView = v.InferOutput<typeof ListingView>;
