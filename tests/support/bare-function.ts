@@ -41,8 +41,8 @@ const request = JSON.parse(requestJson);
 const call = typeof handler.fetch === 'function' ? handler.fetch : handler[request.method];
 if (typeof call !== 'function') throw new Error(handlerFile + ' exports no handler for ' + request.method);
 const response = await call(new Request(request.url, { method: request.method, headers: request.headers, body: request.body }));
-process.stdout.write('\\n' + JSON.stringify({ status: response.status, body: await response.text() }) + '\\n');
-process.exit(0);
+// A pipe takes a large answer (the OpenAPI document) in several writes: exit once it has all of it.
+process.stdout.write('\\n' + JSON.stringify({ status: response.status, body: await response.text() }) + '\\n', () => process.exit(0));
 `;
 
 /**
