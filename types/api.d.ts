@@ -1275,7 +1275,7 @@ export interface components {
             page: number;
             /** @description The limit applied: the one asked for, capped to the list maximum. */
             limit: number;
-            /** @description Matching items. Exact where kept totals answer (no filter, or only status, category, agent or commission filters), and for listings whenever the matches are few enough to be found through their filters' indexes or lie among the 10,000 newest candidates. A broad filtered listing search instead gives the share of matches among the newest candidates it read (2,000, or 10,000 when matches are sparser), scaled to every candidate; channel logs count exactly up to 10,000 and give the database planner's estimate beyond. Either way totalExact is then false. */
+            /** @description Matching items. Exact where kept totals answer (no filter, or only status, category, agent, commission or price-range filters), and whenever the matches are few enough to be counted one by one. A broad filtered search instead gives an estimate (the share of matches among the newest candidates it read, scaled to every candidate, or the database planner's estimate past a counting limit); totalExact is then false. */
             total: number;
             /** @description ceil(total / limit); an estimate too when totalExact is false. */
             totalPages: number;

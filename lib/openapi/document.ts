@@ -1,7 +1,5 @@
 import * as v from 'valibot';
 import packageJson from '../../package.json' with { type: 'json' };
-import { EXACT_TOTAL_LIMIT } from '../db/bounded-total.js';
-import { PROBE_WINDOW, WALK_WINDOW } from '../listings/read-tuning.js';
 import { CACHE_TAG_HEADER, EDGE_CACHE_CONTROL } from '../http/edge-cache.js';
 import { ALL_ERROR_CODES, ERROR_CODES, type ErrorCode } from '../http/error-codes.js';
 import { HTTP_METHODS, type Endpoint, type HttpMethod } from '../http/endpoint.js';
@@ -96,7 +94,8 @@ const COMPONENT_SCHEMAS: Record<string, OpenApiObject> = {
       limit: { type: 'integer', description: 'The limit applied: the one asked for, capped to the list maximum.' },
       total: {
         type: 'integer',
-        description: `Matching items. Exact where kept totals answer (no filter, or only status, category, agent or commission filters), and for listings whenever the matches are few enough to be found through their filters' indexes or lie among the ${WALK_WINDOW.toLocaleString('en-US')} newest candidates. A broad filtered listing search instead gives the share of matches among the newest candidates it read (${PROBE_WINDOW.toLocaleString('en-US')}, or ${WALK_WINDOW.toLocaleString('en-US')} when matches are sparser), scaled to every candidate; channel logs count exactly up to ${EXACT_TOTAL_LIMIT.toLocaleString('en-US')} and give the database planner's estimate beyond. Either way totalExact is then false.`,
+        description:
+          "Matching items. Exact where kept totals answer (no filter, or only status, category, agent, commission or price-range filters), and whenever the matches are few enough to be counted one by one. A broad filtered search instead gives an estimate (the share of matches among the newest candidates it read, scaled to every candidate, or the database planner's estimate past a counting limit); totalExact is then false.",
       },
       totalPages: { type: 'integer', description: 'ceil(total / limit); an estimate too when totalExact is false.' },
       totalExact: { type: 'boolean', description: 'False when total is an estimate (a broad text search, say); true otherwise.' },
