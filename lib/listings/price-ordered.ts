@@ -19,6 +19,11 @@ import { walkPostings, type PostedCondition } from './search-postings.js';
 
 export type PriceDirection = 'asc' | 'desc';
 
+/** Listings by price, newest first among equal prices, so pages are stable. */
+export function priceOrder(direction: PriceDirection): ListingOrder {
+  return [direction === 'asc' ? asc(listings.price) : desc(listings.price), ...newestFirst];
+}
+
 /** Candidates in price order a page can be read from. */
 interface CandidateSource<Row> {
   /** About this many candidates: the source with the fewest is read first. */
@@ -107,7 +112,7 @@ export async function priceOrderedPage<Row>(
   selectRows: RowSelection<Row>,
   conditions: PostedCondition[],
 ): Promise<{ rows: Row[]; total?: MatchedTotal }> {
-  const order = [direction === 'asc' ? asc(listings.price) : desc(listings.price), ...newestFirst];
+  const order = priceOrder(direction);
   const [rows, counted] = await Promise.all([
     pageByPrice(executor, { ...search, counted: false }, direction, order, selectRows, conditions),
     search.counted ? newestFirstTotal(executor, search) : undefined,

@@ -148,13 +148,18 @@ export async function postedConditions(executor: Executor, search: PostedSearch)
   return [...whole, ...words, ...attributes];
 }
 
+/** Postings in price order (newest first among equal prices), as their columns are named in a select of them. */
+function postingsInPriceOrder(direction: 'asc' | 'desc'): SQL {
+  return direction === 'asc' ? sql`price asc, "createdAt" desc, "listingId" desc` : sql`price desc, "createdAt" desc, "listingId" desc`;
+}
+
 /**
  * The ids of a page of the listings holding one posted attribute term, in price order (newest
  * first among equal prices), as a subquery: the term's postings alone are its matches, so the page
  * is read from their index, and only its rows from the listings.
  */
 export function postedTermPageIds(term: string, direction: 'asc' | 'desc', offset: number, limit: number): SQL {
-  const order = direction === 'asc' ? sql`price asc, "createdAt" desc, "listingId" desc` : sql`price desc, "createdAt" desc, "listingId" desc`;
+  const order = postingsInPriceOrder(direction);
   return sql`(select ${searchPostings.listingId} from ${searchPostings} where ${searchPostings.key} = ${term}
     order by ${order} limit ${limit} offset ${offset})`;
 }
@@ -164,7 +169,7 @@ export function postedTermPageIds(term: string, direction: 'asc' | 'desc', offse
  * condition's postings and of the listings holding it among their other words, each listing once.
  */
 function candidatesInPriceOrder(condition: PostedCondition, direction: 'asc' | 'desc', window: number): SQL {
-  const order = direction === 'asc' ? sql`price asc, "createdAt" desc, "listingId" desc` : sql`price desc, "createdAt" desc, "listingId" desc`;
+  const order = postingsInPriceOrder(direction);
   const branches = condition.keys.map(
     (key) =>
       sql`(select ${searchPostings.listingId} as "listingId", ${searchPostings.price} as price, ${searchPostings.createdAt} as "createdAt"

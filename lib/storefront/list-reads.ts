@@ -1,12 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm/sql/expressions/conditions';
-import { asc, desc } from 'drizzle-orm/sql/expressions/select';
 import { sql } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
 import { newestFirst, newestFirstPage, newestFirstTotal, pageOf, type NewestFirstSearch } from '../listings/newest-first.js';
 import { priceBandPage, priceBandTotal, type PriceBandSearch } from '../listings/price-bands.js';
-import { priceOrderedPage } from '../listings/price-ordered.js';
+import { priceOrder, priceOrderedPage } from '../listings/price-ordered.js';
 import { postedConditions, postedTermPageIds } from '../listings/search-postings.js';
 import { relevantFirstPage } from '../listings/relevant-first.js';
 import { relevanceOf } from '../search/word-matches.js';
@@ -75,9 +74,10 @@ const executors: Executors = {
   'newest-walk': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
   'price-index': (plan, { executor, search }) => priceOrderedPage(executor, search, plan.direction, publicPageRows, []),
   'price-postings': async (plan, { executor, search }) => {
-    const order = [plan.direction === 'asc' ? asc(listings.price) : desc(listings.price), ...newestFirst];
     const [rows, total] = await Promise.all([
-      publicPageRows(executor, sql`null`).where(inArray(listings.id, postedTermPageIds(plan.term, plan.direction, search.offset, search.limit))).orderBy(...order),
+      publicPageRows(executor, sql`null`)
+        .where(inArray(listings.id, postedTermPageIds(plan.term, plan.direction, search.offset, search.limit)))
+        .orderBy(...priceOrder(plan.direction)),
       search.counted ? newestFirstTotal(executor, search) : undefined,
     ]);
     return { rows: pageOf(rows), total };
