@@ -223,6 +223,68 @@ describe('GET /api/public/listings at scale in price order from the search posti
   });
 });
 
+describe('GET /api/public/listings at scale newest first from the search postings matches the straightforward statement', () => {
+  const knownWord = (word: string) => sql`l."searchWords" && array[${word}]::text[]`;
+  const planOf = (answer: { headers: Headers }) => /plan;desc="([a-z-]+)"/.exec(answer.headers.get('server-timing') ?? '')?.[1];
+
+  beforeAll(async () => {
+    // `tripod` is held only in a description, and `monopod` only by a title word too long to be a
+    // search word: neither is read from the postings, whose words do not hold them. `gimbal` is a
+    // title word of some listings and a description word of another, which then holds it only there.
+    const longWord = `kit${'x'.repeat(30)}monopod${'y'.repeat(20)}`;
+    for (const [title, description] of [
+      ['Pixel 9 with stand', 'Comes with a tripod'],
+      [`Cable ${longWord}`, 'Spare'],
+      ['Gimbal Pro 3', 'Steady'],
+      ['Gimbal Mini', 'Small'],
+      ['Pixel 8 boxed', 'Fits any gimbal'],
+    ] as const) {
+      await buildListing(server.db, { categoryId: phonesId, agentId: agent.id, title, description, price: 300, attributes: { brand: 'Google', model: 'Pixel' } });
+    }
+  });
+
+  // Words whose matches are exactly their known words' postings, alone, with a typo, with each
+  // other, with attribute filters and price ranges, and matching nothing together; then words held
+  // elsewhere too, which are walked as before.
+  const cases: Array<[query: string, where: () => SQL, plan: string]> = [
+    ['q=surface&sort=newest', () => sql`${available} and ${contains('surface')}`, 'newest-postings'],
+    ['q=ultra&sort=newest', () => sql`${available} and ${contains('ultra')}`, 'newest-postings'],
+    ['q=surfcae&sort=newest', () => sql`${available} and (${contains('surfcae')} or ${knownWord('surface')})`, 'newest-postings'],
+    ['brand=apple&sort=newest', () => sql`${available} and ${attribute('brand', 'apple')}`, 'newest-postings'],
+    ['q=13&sort=newest', () => sql`${available} and ${wholeWord('13')}`, 'newest-postings'],
+    ['q=xps%2013&sort=newest', () => sql`${available} and ${contains('xps')} and ${wholeWord('13')}`, 'newest-postings'],
+    ['q=apple&storage=1TB&sort=newest', () => sql`${available} and (${contains('apple')} or ${knownWord('apple')}) and ${attribute('storage', '1TB')}`, 'newest-postings'],
+    ['q=galaxy&priceMin=200&priceMax=800&sort=newest', () => sql`${available} and ${contains('galaxy')} and l.price >= 200 and l.price <= 800`, 'newest-postings'],
+    ['q=ipad&brand=dell&sort=newest', () => sql`${available} and ${contains('ipad')} and ${attribute('brand', 'dell')}`, 'newest-postings'],
+    ['q=surface', () => sql`${available} and ${contains('surface')}`, 'relevant-postings'],
+    ['q=surfcae', () => sql`${available} and (${contains('surfcae')} or ${knownWord('surface')})`, 'relevant-postings'],
+    ['q=tripod&sort=newest', () => sql`${available} and ${contains('tripod')}`, 'newest-walk'],
+    ['q=monopod&sort=newest', () => sql`${available} and ${contains('monopod')}`, 'newest-walk'],
+    ['q=gimbal&sort=newest', () => sql`${available} and (${contains('gimbal')} or ${knownWord('gimbal')})`, 'newest-walk'],
+    ['q=gimbal', () => sql`${available} and (${contains('gimbal')} or ${knownWord('gimbal')})`, 'relevant-first'],
+  ];
+
+  for (const [query, where, plan] of cases) {
+    it(`answers ${query} alike, near, deep and past its pages, read by ${plan}`, async () => {
+      const all = await straightforward(where());
+      const last = Math.max(1, Math.ceil(all.length / 50));
+      for (const page of [1, 3, Math.min(40, last), last, last + 1]) {
+        const answer = await api.get(`/api/public/listings?${query}&limit=50&page=${page}`);
+        // Relevance ranks the newest matches first; every page past them is newest first.
+        if (plan.startsWith('relevant') && page <= 4) expect(new Set(answer.body.data.map((item: { id: string }) => item.id))).toEqual(new Set(all.slice((page - 1) * 50, page * 50)));
+        else expectPage(answer, all, page, 50, SERVED_RESULTS);
+        expect(planOf(answer)).toBe(plan);
+      }
+    });
+  }
+
+  it('counts a search read from the postings exactly', async () => {
+    const all = await straightforward(sql`${available} and ${contains('xps')} and ${wholeWord('13')}`);
+    const answer = await api.get('/api/public/listings?q=xps%2013&sort=newest&limit=50&page=2');
+    expect(answer.body.pagination).toMatchObject({ total: all.length, totalExact: true });
+  });
+});
+
 describe('GET /api/public/listings at scale within a price range matches the straightforward statement', () => {
   // Ranges cutting price bands or holding them whole, over every band or a few, of a category or
   // every one; deep pages read each band by its share of the page before reading it in full.

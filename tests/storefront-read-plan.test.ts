@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFERRED_FROM } from '../lib/listings/read-tuning.js';
+import { DEFERRED_FROM, MERGED_POSTINGS } from '../lib/listings/read-tuning.js';
 import type { PublicListingFilters } from '../lib/storefront/queries.js';
 import { planStorefrontRead, SERVED_RESULTS, type StorefrontReadRequest } from '../lib/storefront/read-plan.js';
 import type { TextSearch } from '../lib/search/word-corrections.js';
@@ -68,6 +68,38 @@ describe('the storefront read planner', () => {
     for (const order of ['newest', 'relevance', 'price_asc'] as const) {
       expect(planStorefrontRead(request({ order, page: 900, filters: { search: searchFor('zz', true) } }))).toEqual({ name: 'no-match' });
     }
+  });
+
+  describe('for a search whose every condition is exactly some postings', () => {
+    const posted = (postings: number): StorefrontReadRequest['posted'] => ({ conditions: [['iphone'], ['brand=apple']], postings });
+    const few = posted(MERGED_POSTINGS);
+    const many = posted(MERGED_POSTINGS + 1);
+    const search = searchFor('iphone');
+    const typo: TextSearch = { text: 'iphnoe', words: [{ typed: 'iphnoe', exact: ['iphnoe'], near: ['iphone'], wholeOnly: false, posted: { keys: ['iphnoe', 'iphone'], asTyped: false } }], matchesNothing: false };
+    const twoTiers: TextSearch = { text: 'iphone', words: [{ typed: 'iphone', exact: ['iphone'], near: ['iphones'], wholeOnly: false, posted: { keys: ['iphone', 'iphones'], asTyped: true } }], matchesNothing: false };
+
+    it('reads every page newest first from the postings, and counts them, when they are few enough to merge', () => {
+      for (const page of [1, pageAt(DEFERRED_FROM) + 1]) {
+        expect(planStorefrontRead(request({ posted: few, page, filters: { search } }))).toEqual({ name: 'newest-postings', conditions: few!.conditions, total: 'postings' });
+        expect(planStorefrontRead(request({ posted: few, page, order: 'relevance', filters: { search: typo } }))).toEqual({ name: 'relevant-postings', conditions: few!.conditions, total: 'postings' });
+      }
+    });
+
+    it('reads only deep pages from the postings when they are many, estimating the total as a walk does', () => {
+      expect(planStorefrontRead(request({ posted: many, filters: { search } })).name).toBe('newest-walk');
+      expect(planStorefrontRead(request({ posted: many, filters: { search }, page: pageAt(DEFERRED_FROM) + 1 }))).toEqual({ name: 'newest-postings', conditions: many!.conditions, total: 'walked' });
+    });
+
+    it('ranks from the postings only a search whose matches all rank in one tier', () => {
+      expect(planStorefrontRead(request({ posted: few, order: 'relevance', filters: { search } })).name).toBe('relevant-postings');
+      expect(planStorefrontRead(request({ posted: few, order: 'relevance', filters: { search: twoTiers } })).name).toBe('relevant-first');
+    });
+
+    it('counts a page past the served results from the postings when they are few enough to merge', () => {
+      const past = Math.ceil(SERVED_RESULTS / 24) + 1;
+      expect(planStorefrontRead(request({ posted: few, page: past, filters: { search } }))).toEqual({ name: 'past-served', total: 'postings' });
+      expect(planStorefrontRead(request({ posted: many, page: past, filters: { search } }))).toEqual({ name: 'past-served', total: 'walked' });
+    });
   });
 
   it('reads only the total past the served results, from the kept totals, the price bands or a walk', () => {

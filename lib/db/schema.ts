@@ -441,7 +441,12 @@ export const searchPostings = pgTable(
     createdAt: timestamp('createdAt', { precision: 3, withTimezone: true }).notNull(),
     listingId: uuid('listingId').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.key, t.price, t.createdAt, t.listingId] })],
+  (t) => [
+    primaryKey({ columns: [t.key, t.price, t.createdAt, t.listingId] }),
+    // The same postings newest first, with the price last: a page of a word's or term's listings
+    // newest first, or of several merged and intersected, within a price range, read from the index alone.
+    index('search_postings_newest_idx').on(t.key, t.createdAt.desc().nullsFirst(), t.listingId.desc().nullsFirst(), t.price),
+  ],
 );
 
 /**

@@ -129,3 +129,12 @@ export const BAND_QUOTA_FROM = 1_000;
  * row is read again in full (the answer is never short).
  */
 export const BAND_QUOTA_ROOM = 1.5;
+
+/**
+ * The most postings a search read from the postings newest first may hold in all (its conditions'
+ * kept counts added up): merging and intersecting them reads at most that many index entries,
+ * about 20 ms at this size, so its pages at any depth and its exact count stay within budget.
+ * A search holding more is read so only for a deep page, which walking the newest listings would
+ * cost far more; its near pages are walked, and its total estimated, as other searches' are.
+ */
+export const MERGED_POSTINGS = 100_000;

@@ -2,6 +2,7 @@ import { and, inArray } from 'drizzle-orm/sql/expressions/conditions';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
+import { queryRows } from '../db/query-rows.js';
 import { listings } from '../db/schema.js';
 import { RANKED_MATCHES } from './read-tuning.js';
 import { newestFirstPage, pageOf, selectIds, type NewestFirstSearch, type RowSelection } from './newest-first.js';
@@ -47,13 +48,9 @@ function tierOf(tiers: SQL[]): SQL<number> {
   return sql<number>`(case ${sql.join(tiers.map((tier, index) => sql`when ${tier} then ${sql.raw(String(index))}`), sql` `)} else ${sql.raw(String(tiers.length))} end)`;
 }
 
-/**
- * The newest RANKED_MATCHES matches with their tier and keys, ranked, found as newestFirstPage()
- * finds a page (so at a cost that does not grow with the table).
- */
-async function newestRanked(executor: Executor, search: NewestFirstSearch, relevance: Relevance): Promise<{ ranked: RankedMatch[]; total?: MatchedTotal }> {
-  const { keys, tiers } = relevance;
-  const candidates = await newestFirstPage<RankedMatch>(executor, { ...search, offset: 0, limit: RANKED_MATCHES }, (source, matched) =>
+/** Selects each listing's tier and relevance keys. */
+function rankedSelection({ keys, tiers }: Relevance): RowSelection<RankedMatch> {
+  return (source, matched) =>
     source
       .select({
         id: listings.id,
@@ -65,19 +62,33 @@ async function newestRanked(executor: Executor, search: NewestFirstSearch, relev
         matched,
       })
       .from(listings)
-      .$dynamic(),
-  );
+      .$dynamic();
+}
+
+/**
+ * The newest RANKED_MATCHES matches with their tier and keys, ranked, found as newestFirstPage()
+ * finds a page (so at a cost that does not grow with the table).
+ */
+async function newestRanked(executor: Executor, search: NewestFirstSearch, relevance: Relevance): Promise<{ ranked: RankedMatch[]; total?: MatchedTotal }> {
+  const candidates = await newestFirstPage(executor, { ...search, offset: 0, limit: RANKED_MATCHES }, rankedSelection(relevance));
   return { ranked: candidates.rows.sort(byRelevance), total: candidates.total };
 }
 
+/** Reads the ids of older matches newest first, at an offset among every match. */
+type OlderMatches = (offset: number, limit: number) => Promise<string[]>;
+
+/** Older matches of the search as newestFirstPage() finds a page. */
+function walkedOlderMatches(executor: Executor, search: NewestFirstSearch): OlderMatches {
+  return async (offset, limit) => (await newestFirstPage(executor, { ...search, offset, limit, counted: false }, selectIds)).rows.map((row) => row.id);
+}
+
 /** The page's ids within one tier (or a search of one tier): its ranked matches at the offset, then (past a full window) older matches newest first. */
-async function pageIds(executor: Executor, search: NewestFirstSearch, ranked: RankedMatch[]): Promise<string[]> {
+async function pageIds(search: Pick<NewestFirstSearch, 'offset' | 'limit'>, ranked: RankedMatch[], older: OlderMatches): Promise<string[]> {
   const { offset, limit } = search;
   const fromRanked = ranked.slice(offset, offset + limit).map((match) => match.id);
   const olderWanted = ranked.length < RANKED_MATCHES ? 0 : limit - fromRanked.length;
   if (olderWanted === 0) return fromRanked;
-  const older = await newestFirstPage(executor, { ...search, offset: Math.max(offset, RANKED_MATCHES), limit: olderWanted, counted: false }, selectIds);
-  return [...fromRanked, ...older.rows.map((row) => row.id)];
+  return [...fromRanked, ...(await older(Math.max(offset, RANKED_MATCHES), olderWanted))];
 }
 
 /**
@@ -93,7 +104,7 @@ async function pageIdsByTier(executor: Executor, search: NewestFirstSearch, rele
   for (const [index, tier] of relevance.tiers.entries()) {
     const tierSearch = { ...search, checked: and(search.checked, tier), counted: false };
     const ranked = newest.every((match) => match.tier === index) ? newest : (await newestRanked(executor, tierSearch, relevance)).ranked;
-    const found = await pageIds(executor, { ...tierSearch, offset, limit: search.limit - ids.length }, ranked);
+    const found = await pageIds({ offset, limit: search.limit - ids.length }, ranked, walkedOlderMatches(executor, tierSearch));
     ids.push(...found);
     if (ids.length === search.limit || index === relevance.tiers.length - 1) break;
     const inTier =
@@ -118,9 +129,38 @@ export async function relevantFirstPage<Row extends { id: string }>(
   selectRows: RowSelection<Row>,
 ): Promise<{ rows: Row[]; total?: MatchedTotal }> {
   const { ranked, total } = await newestRanked(executor, search, relevance);
-  const ids = ranked.length < RANKED_MATCHES ? await pageIds(executor, search, ranked) : await pageIdsByTier(executor, search, relevance, ranked);
-  if (ids.length === 0) return { rows: [], total };
+  const ids =
+    ranked.length < RANKED_MATCHES ? await pageIds(search, ranked, walkedOlderMatches(executor, search)) : await pageIdsByTier(executor, search, relevance, ranked);
+  return { rows: await rowsInOrder(executor, ids, selectRows), total };
+}
+
+/** The rows of `ids`, in that order. */
+async function rowsInOrder<Row extends { id: string }>(executor: Executor, ids: string[], selectRows: RowSelection<Row>): Promise<Row[]> {
+  if (ids.length === 0) return [];
   const found = await selectRows(executor, sql`null`).where(inArray(listings.id, ids));
   const byId = new Map(pageOf(found).map((row) => [row.id, row]));
-  return { rows: ids.map((id) => byId.get(id)!), total };
+  return ids.map((id) => byId.get(id)!);
+}
+
+/**
+ * A page by relevance, as relevantFirstPage() gives it, of a search ranked in one tier whose
+ * matches are exactly what `matchIds` reads (a page of their ids newest first, as a subquery):
+ * the newest RANKED_MATCHES are read by their ids and ranked, older ones are a page of those ids;
+ * `totalOf` counts them when the page is counted.
+ */
+export async function relevantPostedPage<Row extends { id: string }>(
+  executor: Executor,
+  search: NewestFirstSearch,
+  relevance: Relevance,
+  matchIds: (offset: number, limit: number) => SQL,
+  totalOf: () => Promise<MatchedTotal>,
+  selectRows: RowSelection<Row>,
+): Promise<{ rows: Row[]; total?: MatchedTotal }> {
+  const [newest, total] = await Promise.all([
+    rankedSelection(relevance)(executor, sql`null`).where(inArray(listings.id, matchIds(0, RANKED_MATCHES))),
+    search.counted ? totalOf() : undefined,
+  ]);
+  const older: OlderMatches = async (offset, limit) => (await queryRows<{ listingId: string }>(executor, matchIds(offset, limit))).map((row) => row.listingId);
+  const ids = await pageIds(search, pageOf(newest).sort(byRelevance), older);
+  return { rows: await rowsInOrder(executor, ids, selectRows), total };
 }

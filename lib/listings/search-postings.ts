@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm/sql/expressions/conditions';
+import { and, eq, gte, lte } from 'drizzle-orm/sql/expressions/conditions';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { getTableColumns } from 'drizzle-orm/utils';
+import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
 import { listingAttributeValues, listings, searchOtherWords, searchPostings, searchTerms } from '../db/schema.js';
@@ -148,6 +149,33 @@ export async function postedConditions(executor: Executor, search: PostedSearch)
   return [...whole, ...words, ...attributes];
 }
 
+/** A search word as one run of letters and digits: any text holding it holds it within one of its split words. */
+const SINGLE_RUN = /^[\p{L}\p{N}]+$/u;
+
+/**
+ * For each typed search word (lower-cased, matched as a substring too), whether its matches are
+ * exactly the postings of the known words it stands for, and the posted words holding it as typed.
+ * A listing text holding such a word holds it within one word of its split text, which is either
+ * one of the listing's search words (each kept in search_terms, so among `holding`) or one of its
+ * other words (search_other_words). So when no other word holds it, and every search word holding
+ * it is among the known words it stands for (which the listings match whole anyway), the postings
+ * of those known words hold every match and nothing else. Undefined for a word of punctuation or
+ * several runs (`s23-ultra`), which is never read so. One statement of index lookups, each
+ * planned for its own pattern.
+ */
+export async function wordsHeldInPostings(executor: Executor, typed: string[]): Promise<Map<string, { holding: string[]; elsewhere: boolean }>> {
+  const runs = typed.filter((word) => SINGLE_RUN.test(word));
+  if (runs.length === 0) return new Map();
+  // A single run holds no `%`, `_` or `\` to escape.
+  const lookups = runs.map(
+    (word) => sql`select ${word}::text as word,
+      array(select ${searchTerms.term} from ${searchTerms} where ${searchTerms.kind} = 'word' and ${searchTerms.term} like ${`%${word}%`} limit ${MOST_POSTED_WORDS + 1}) as holding,
+      exists (select 1 from ${searchOtherWords} where ${searchOtherWords.words} like ${`%${word}%`}) as elsewhere`,
+  );
+  const rows = await queryRows<{ word: string; holding: string[]; elsewhere: boolean }>(executor, sql.join(lookups, sql` union all `));
+  return new Map(rows.map((row) => [row.word, { holding: row.holding, elsewhere: row.elsewhere }]));
+}
+
 /** Postings in price order (newest first among equal prices), as their columns are named in a select of them. */
 function postingsInPriceOrder(direction: 'asc' | 'desc'): SQL {
   return direction === 'asc' ? sql`price asc, "createdAt" desc, "listingId" desc` : sql`price desc, "createdAt" desc, "listingId" desc`;
@@ -162,6 +190,55 @@ export function postedTermPageIds(term: string, direction: 'asc' | 'desc', offse
   const order = postingsInPriceOrder(direction);
   return sql`(select ${searchPostings.listingId} from ${searchPostings} where ${searchPostings.key} = ${term}
     order by ${order} limit ${limit} offset ${offset})`;
+}
+
+/** A price range on postings, as the storefront's `priceMin` and `priceMax` give it. */
+export interface PostedPriceRange {
+  priceMin?: number;
+  priceMax?: number;
+}
+
+/** Postings newest first, as the newest-first index of search_postings holds them (and listings are listed). */
+const postingsNewestFirst = sql`"createdAt" desc, "listingId" desc`;
+
+/** One condition's postings newest first, each listing once: one key's, or several keys' merged. */
+function conditionNewestFirst(keys: string[], range: PostedPriceRange): SQL {
+  const inRange = and(
+    range.priceMin === undefined ? undefined : gte(searchPostings.price, range.priceMin),
+    range.priceMax === undefined ? undefined : lte(searchPostings.price, range.priceMax),
+  );
+  const branches = [...new Set(keys)].map(
+    (key) => sql`(select ${searchPostings.createdAt} as "createdAt", ${searchPostings.listingId} as "listingId" from ${searchPostings}
+      where ${and(eq(searchPostings.key, key), inRange)} order by ${postingsNewestFirst})`,
+  );
+  if (branches.length === 1) return branches[0]!;
+  return sql`(select distinct "createdAt", "listingId" from (${sql.join(branches, sql` union all `)}) as merged order by ${postingsNewestFirst})`;
+}
+
+/**
+ * The ids of a page of the listings meeting every condition, newest first, as a subquery, when
+ * each condition's matches are exactly the postings of its keys (a word's known words, or one
+ * attribute term): each condition's postings are read newest first from the index alone, the
+ * conditions intersected by merging them in that order, so a deep page skips its offset without
+ * reading a listing.
+ */
+export function postedNewestPageIds(conditions: string[][], range: PostedPriceRange, offset: number, limit: number): SQL {
+  return sql`(select "listingId" from ${postedMatches(conditions, range)} order by ${postingsNewestFirst} limit ${limit} offset ${offset})`;
+}
+
+/** The listings meeting every condition, as a FROM item of `createdAt` and `listingId`: each condition's postings newest first, merged. */
+function postedMatches(conditions: string[][], range: PostedPriceRange): SQL {
+  const [first, ...rest] = conditions.map((keys) => conditionNewestFirst(keys, range));
+  return rest.reduce<SQL>(
+    (from, condition, index) => sql`${from} join ${condition} as ${sql.identifier(`condition_${index + 1}`)} using ("createdAt", "listingId")`,
+    sql`${first!} as condition_0`,
+  );
+}
+
+/** How many listings meet every condition, counted from their postings (read whole, from the index alone): exact. */
+export async function postedTotal(executor: Executor, conditions: string[][], range: PostedPriceRange): Promise<MatchedTotal> {
+  const [counted] = await queryRows<{ total: number }>(executor, sql`select count(*)::int as total from ${postedMatches(conditions, range)}`);
+  return { total: counted!.total, exact: true };
 }
 
 /**

@@ -18,9 +18,13 @@ function holdsWord(words: string[]): SQL {
 /**
  * One word found: as a substring of title or description (as before), or as a known word of the
  * title, brand or model, typos allowed; a word matched only whole (`5g`, `%`) as that word alone.
+ * When every available listing holding the word as a substring holds one of its known words too
+ * (`posted`, see wordsHeldInPostings()), those known words alone find the same listings, through
+ * one GIN index instead of also reading the text's trigrams.
  */
 function wordMatches(word: CorrectedWord): SQL {
   if (word.wholeOnly) return holdsWord(word.exact);
+  if (word.posted) return holdsWord(word.posted.keys);
   return sql`(${textMatches(word.typed)} or ${holdsWord([...word.exact, ...word.near])})`;
 }
 

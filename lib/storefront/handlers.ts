@@ -12,6 +12,7 @@ import { findSuggestions } from '../search/suggestions.js';
 import { correctSearch } from '../search/word-corrections.js';
 import { findFacetCounts } from './facet-counts.js';
 import { findPublicListings } from './list-reads.js';
+import { findPostedConditions } from './posted-search.js';
 import { filterOptionsPresenter } from './filter-options.js';
 import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
 import { SERVED_RESULTS } from './read-plan.js';
@@ -52,7 +53,8 @@ export async function listPublicListings({ query }: Input<{ query: typeof Public
   const db = await getDb();
   const filters = await filtersOf(db, query);
   const order = query.sort ?? (filters.search ? 'relevance' : 'newest');
-  const { rows, total, plan } = await findPublicListings(db, { filters, order, limit: query.limit, page: query.page });
+  const posted = order === 'newest' || order === 'relevance' ? await findPostedConditions(db, filters) : undefined;
+  const { rows, total, plan } = await findPublicListings(db, { filters, order, limit: query.limit, page: query.page, posted });
   nameReadPlan(plan);
   const [rules, photos] = await Promise.all([categoryRulesOf(db, rows), findPhotoRecords(db, rows.flatMap((row) => row.images))]);
   const items = rows.map((row) => publicListingPresenter({ ...row, categoryRules: rules.get(row.categoryId)! }, photos));

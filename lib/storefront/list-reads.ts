@@ -6,8 +6,8 @@ import { listings } from '../db/schema.js';
 import { newestFirst, newestFirstPage, newestFirstTotal, pageOf, type NewestFirstSearch } from '../listings/newest-first.js';
 import { priceBandPage, priceBandTotal, type PriceBandSearch } from '../listings/price-bands.js';
 import { priceOrder, priceOrderedPage } from '../listings/price-ordered.js';
-import { postedConditions, postedTermPageIds } from '../listings/search-postings.js';
-import { relevantFirstPage } from '../listings/relevant-first.js';
+import { postedConditions, postedNewestPageIds, postedTermPageIds, postedTotal } from '../listings/search-postings.js';
+import { relevantFirstPage, relevantPostedPage } from '../listings/relevant-first.js';
 import { relevanceOf } from '../search/word-matches.js';
 import { categoryNamed, postedSearchOf, publicPageRows, publicSearch, type PublicListingPageRow } from './queries.js';
 import { offsetOf, planStorefrontRead, SERVED_RESULTS, type StorefrontReadPlan, type StorefrontReadPlanName, type StorefrontReadRequest } from './read-plan.js';
@@ -53,14 +53,24 @@ function priceBandSearchOf(request: StorefrontReadRequest, search: NewestFirstSe
   return { categoryId: category ? categoryNamed(category) : undefined, priceMin, priceMax, offset: search.offset, limit: search.limit, counted: search.counted };
 }
 
+/**
+ * The total of a search that is not read by price bands: counted from its postings when they are
+ * few enough to merge (planStorefrontRead() decides), otherwise as its newest-first list's first page gives it.
+ */
+function totalOf(source: 'postings' | 'walked' | 'kept', { executor, request, search }: ReadContext): Promise<MatchedTotal> {
+  return source === 'postings' ? postedTotal(executor, request.posted!.conditions, request.filters) : newestFirstTotal(executor, search);
+}
+
 type Executors = { [Name in StorefrontReadPlanName]: (plan: Extract<StorefrontReadPlan, { name: Name }>, context: ReadContext) => Promise<PageRead> };
 
 /** One executor per plan; see planStorefrontRead() for when each is chosen. */
 const executors: Executors = {
   'no-match': async (_plan, { search }) => ({ rows: [], total: search.counted ? { total: 0, exact: true } : undefined }),
-  'past-served': async (plan, { executor, request, search }) => {
+  'past-served': async (plan, context) => {
+    const { executor, request, search } = context;
     if (!search.counted) return { rows: [] };
-    return { rows: [], total: plan.total === 'price-bands' ? await priceBandTotal(executor, priceBandSearchOf(request, search)) : await newestFirstTotal(executor, search) };
+    if (plan.total === 'price-bands') return { rows: [], total: await priceBandTotal(executor, priceBandSearchOf(request, search)) };
+    return { rows: [], total: await totalOf(plan.total, context) };
   },
   'near-page': async (plan, { executor, request, search }) => {
     const [rows, total] = await Promise.all([
@@ -71,6 +81,16 @@ const executors: Executors = {
   },
   'deferred-page': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
   'price-bands': (_plan, { executor, request, search }) => priceBandPage(executor, priceBandSearchOf(request, search), publicPageRows),
+  'newest-postings': async (plan, context) => {
+    const { executor, request, search } = context;
+    const [rows, total] = await Promise.all([
+      publicPageRows(executor, sql`null`)
+        .where(inArray(listings.id, postedNewestPageIds(plan.conditions, request.filters, search.offset, search.limit)))
+        .orderBy(...newestFirst),
+      search.counted ? totalOf(plan.total, context) : undefined,
+    ]);
+    return { rows: pageOf(rows), total };
+  },
   'newest-walk': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
   'price-index': (plan, { executor, search }) => priceOrderedPage(executor, search, plan.direction, publicPageRows, []),
   'price-postings': async (plan, { executor, search }) => {
@@ -84,6 +104,15 @@ const executors: Executors = {
   },
   'price-sources': async (plan, { executor, request, search }) =>
     priceOrderedPage(executor, search, plan.direction, publicPageRows, await postedConditions(executor, postedSearchOf(request.filters))),
+  'relevant-postings': (plan, context) =>
+    relevantPostedPage(
+      context.executor,
+      context.search,
+      relevanceOf(context.request.filters.search!),
+      (offset, limit) => postedNewestPageIds(plan.conditions, context.request.filters, offset, limit),
+      () => totalOf(plan.total, context),
+      publicPageRows,
+    ),
   'relevant-first': (_plan, { executor, request, search }) => relevantFirstPage(executor, search, relevanceOf(request.filters.search!), publicPageRows),
 };
 

@@ -1,6 +1,8 @@
-import { DEFERRED_FROM } from '../listings/read-tuning.js';
+import { DEFERRED_FROM, MERGED_POSTINGS } from '../listings/read-tuning.js';
 import { LONGEST_POSTED_TERM } from '../listings/search-postings.js';
 import { attributeTermsOf, type PublicListingFilters } from './queries.js';
+import type { TextSearch } from '../search/word-corrections.js';
+import type { PostedConditions } from './posted-search.js';
 import type { PublicListingOrder } from './schema.js';
 
 /**
@@ -16,6 +18,8 @@ export interface StorefrontReadRequest {
   limit: number;
   /** When given, the total count is computed as well. */
   page?: number;
+  /** The search as postings, when every condition's matches are exactly some keys' postings (findPostedConditions()). */
+  posted?: PostedConditions;
 }
 
 /**
@@ -26,13 +30,18 @@ export type StorefrontReadPlan =
   /** A search word no available listing holds whole: empty, with nothing read. */
   | { name: 'no-match' }
   /** A page past SERVED_RESULTS: no row is read, only the total the first page would give, from `total`'s source. */
-  | { name: 'past-served'; total: 'kept' | 'price-bands' | 'walked' }
+  | { name: 'past-served'; total: 'kept' | 'price-bands' | 'postings' | 'walked' }
   /** Newest first without row conditions, a near page: one prepared statement and the kept total. */
   | { name: 'near-page'; inCategory: boolean }
   /** Newest first without row conditions, a deep page: its ids from the index alone, then its rows. */
   | { name: 'deferred-page' }
   /** Newest first within a price range and nothing else checked per row: the newest of each price band, merged. */
   | { name: 'price-bands' }
+  /**
+   * Newest first when every condition's matches are exactly postings: the page's ids from their
+   * newest-first index alone; the total counted from them too when they are few enough to merge.
+   */
+  | { name: 'newest-postings'; conditions: string[][]; total: 'postings' | 'walked' }
   /** Newest first with other row conditions: walks of the newest candidates, or the filters' own indexes. */
   | { name: 'newest-walk' }
   /** By price without row conditions: the price index of the status (and category), and the kept total. */
@@ -41,6 +50,8 @@ export type StorefrontReadPlan =
   | { name: 'price-postings'; direction: 'asc' | 'desc'; term: string }
   /** By price with other row conditions: candidates from the postings or the price index, and the newest-first total. */
   | { name: 'price-sources'; direction: 'asc' | 'desc' }
+  /** By relevance, in one tier, every condition's matches exactly postings: the newest matches ranked, then older ones, from the postings. */
+  | { name: 'relevant-postings'; conditions: string[][]; total: 'postings' | 'walked' }
   /** By relevance: the newest matches ranked, tier by tier. */
   | { name: 'relevant-first' };
 
@@ -77,6 +88,14 @@ function postedTermAlone(filters: PublicListingFilters): string | undefined {
   return term!.length <= LONGEST_POSTED_TERM ? term : undefined;
 }
 
+/**
+ * Whether relevance ranks a search's matches in one tier: none needs a typo (every match holds
+ * each word as typed), or some word is held as typed by no listing (every match needs a typo).
+ */
+function rankedInOneTier(search: TextSearch): boolean {
+  return search.words.every((word) => word.near.length === 0) || search.words.some((word) => word.posted?.asTyped === false);
+}
+
 /** The offset of the request's first row. */
 export function offsetOf(request: StorefrontReadRequest): number {
   return ((request.page ?? 1) - 1) * request.limit;
@@ -89,15 +108,22 @@ export function planStorefrontRead(request: StorefrontReadRequest): StorefrontRe
   const priceRangeOnly = hasPriceRangeOnly(filters);
   const offset = offsetOf(request);
   if (filters.search?.matchesNothing) return { name: 'no-match' };
-  if (offset >= SERVED_RESULTS) return { name: 'past-served', total: priceRangeOnly ? 'price-bands' : rowConditions ? 'walked' : 'kept' };
+  // A search's postings are counted, and its pages read from them, when few enough to merge; a deep page is read from them however many.
+  const postingsCounted = request.posted !== undefined && request.posted.postings <= MERGED_POSTINGS;
+  const posted = postingsCounted || offset >= DEFERRED_FROM ? request.posted : undefined;
+  const total = postingsCounted ? 'postings' : 'walked';
+  if (offset >= SERVED_RESULTS) return { name: 'past-served', total: priceRangeOnly ? 'price-bands' : postingsCounted ? 'postings' : rowConditions ? 'walked' : 'kept' };
   if (order === 'price_asc' || order === 'price_desc') {
     const direction = order === 'price_asc' ? 'asc' : 'desc';
     if (!rowConditions) return { name: 'price-index', direction };
     const term = postedTermAlone(filters);
     return term === undefined ? { name: 'price-sources', direction } : { name: 'price-postings', direction, term };
   }
-  if (order === 'relevance' && filters.search) return { name: 'relevant-first' };
+  if (order === 'relevance' && filters.search) {
+    return posted && rankedInOneTier(filters.search) ? { name: 'relevant-postings', conditions: posted.conditions, total } : { name: 'relevant-first' };
+  }
   if (priceRangeOnly) return { name: 'price-bands' };
+  if (posted) return { name: 'newest-postings', conditions: posted.conditions, total };
   if (rowConditions) return { name: 'newest-walk' };
   return offset < DEFERRED_FROM ? { name: 'near-page', inCategory: filters.category !== undefined } : { name: 'deferred-page' };
 }

@@ -1,0 +1,55 @@
+import { or } from 'drizzle-orm/sql/expressions/conditions';
+import { sql } from 'drizzle-orm/sql/sql';
+import type { Executor } from '../db/client.js';
+import { queryRows } from '../db/query-rows.js';
+import { listingAttributeValues, searchTerms } from '../db/schema.js';
+import { LONGEST_POSTED_TERM } from '../listings/search-postings.js';
+import { attributeTermsOf, type PublicListingFilters } from './queries.js';
+
+/** A storefront search whose every condition's matches are exactly the search postings of some keys. */
+export interface PostedConditions {
+  /** Each condition's keys: a word's known words, or one attribute term. */
+  conditions: string[][];
+  /** How many postings the keys hold in all, by the kept counts: at most this many index entries are merged. */
+  postings: number;
+}
+
+/**
+ * The search's conditions as the postings keys whose listings are exactly each one's matches:
+ * every word's known words (when its matches are exactly their postings) and every attribute
+ * term. Undefined when any condition is not posted so (a category, amenities, a word found
+ * elsewhere too, a term too long to be posted) or when there is no condition.
+ */
+function postedKeysOf(filters: PublicListingFilters): string[][] | undefined {
+  if (filters.category !== undefined || filters.amenities.length > 0) return undefined;
+  const words = filters.search?.words;
+  if (words?.length === 0 || words?.some((word) => word.posted === undefined)) return undefined;
+  const terms = attributeTermsOf(filters);
+  if (terms.some((term) => Buffer.byteLength(term) > LONGEST_POSTED_TERM)) return undefined;
+  const conditions = [...(words ?? []).map((word) => word.posted!.keys), ...terms.map((term) => [term])];
+  return conditions.length > 0 ? conditions : undefined;
+}
+
+/**
+ * The search as postings, with how many postings its keys hold (a word's from search_terms, an
+ * attribute term's from the kept attribute values of every category): one statement, asked only
+ * when every condition is posted.
+ */
+export async function findPostedConditions(executor: Executor, filters: PublicListingFilters): Promise<PostedConditions | undefined> {
+  const conditions = postedKeysOf(filters);
+  if (!conditions) return undefined;
+  const words = (filters.search?.words ?? []).flatMap((word) => word.posted!.keys);
+  const terms = attributeTermsOf(filters).map((term) => {
+    // An attribute name never holds `=`, so the first one ends it.
+    const split = term.indexOf('=');
+    return sql`(lower(${listingAttributeValues.field}) = ${term.slice(0, split)} and lower(${listingAttributeValues.value}) = ${term.slice(split + 1)})`;
+  });
+  const [counted] = await queryRows<{ postings: number }>(
+    executor,
+    sql`select (
+      coalesce((select sum(${searchTerms.listings}) from ${searchTerms} where ${searchTerms.kind} = 'word' and ${searchTerms.term} = any (${sql.param(words)}::text[])), 0)
+      + coalesce((select sum(${listingAttributeValues.listings}) from ${listingAttributeValues} where ${terms.length > 0 ? or(...terms) : sql`false`}), 0)
+    )::int as postings`,
+  );
+  return { conditions, postings: counted!.postings };
+}
