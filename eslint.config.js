@@ -30,6 +30,18 @@ export default tseslint.config(
     },
   },
   {
+    // Imports flow one way: api/ -> lib/<domain>/ -> lib/http, lib/db. A library that needs the
+    // functions (the OpenAPI document) is handed their list by the function that uses it.
+    files: ['lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+api(/|$)', message: 'lib/ does not import api/: take what it needs as a parameter.' }] }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression[source.value=/^(\\.\\.\\/)+api(\\/|$)/]', message: 'lib/ does not import api/: take what it needs as a parameter.' },
+      ],
+    },
+  },
+  {
     files: ['tests/**/*.ts', 'bench/**/*.ts', 'bench/**/*.mjs'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { ROUTE_MODULES } from '../api/_route-modules.js';
 import { openApiDocument } from '../lib/openapi/document.js';
 
 /** The committed client types, generated from the OpenAPI document (`npm run api:types`). */
@@ -10,6 +11,6 @@ const HEADER = '/**\n * The API\'s types for clients, generated from its OpenAPI
 
 /** The text of the client types for the document this build serves. */
 export async function apiTypesSource(): Promise<string> {
-  const document = await openApiDocument();
+  const document = await openApiDocument(ROUTE_MODULES);
   return HEADER + astToString(await openapiTS(document as unknown as Parameters<typeof openapiTS>[0]));
 }

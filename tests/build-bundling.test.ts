@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -9,6 +10,7 @@ import { callInBareProcess } from './support/bare-function.js';
 
 const PROJECT_DIR = path.resolve('.');
 const FIXTURE = path.resolve('tests/fixtures/bundling/dynamic-commonjs.ts');
+const fixture = (name: string) => ({ file: name, pattern: `/api/${name}`, modulePath: path.resolve(`tests/fixtures/bundling/${name}.ts`) });
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'build-bundling-'));
 afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
 
@@ -20,6 +22,28 @@ describe('bundling a function for the platform', () => {
       PATH: process.env.PATH,
     });
     expect(answer).toEqual({ status: 200, body: 'function', stderr: '' });
+  });
+
+  it('carries the one file a module resolves by path at run time, which no import names, and the function reads it under plain Node', async () => {
+    const outputDir = path.join(workDir, 'run-time-file');
+    await writeBuildOutput(PROJECT_DIR, outputDir, [fixture('run-time-file')]);
+    const funcDir = path.join(outputDir, 'functions', 'api', 'run-time-file.func');
+    const answer = await callInBareProcess(funcDir, { method: 'GET', url: 'http://localhost/api/run-time-file' }, { PATH: process.env.PATH });
+    const original = createRequire(import.meta.url).resolve('swagger-ui-dist/favicon-32x32.png');
+    expect(answer).toEqual({ status: 200, body: String(fs.statSync(original).size), stderr: '' });
+    const carried = fs.readdirSync(path.join(funcDir, 'node_modules', 'swagger-ui-dist')).sort();
+    expect(carried).toEqual(['favicon-32x32.png', 'package.json']);
+  });
+
+  it('keeps a package with native code out of the bundle, found by the build, and carries it with its addon', async () => {
+    const outputDir = path.join(workDir, 'native-package');
+    await writeBuildOutput(PROJECT_DIR, outputDir, [fixture('native-package')]);
+    const funcDir = path.join(outputDir, 'functions', 'api', 'native-package.func');
+    expect(fs.readFileSync(path.join(funcDir, 'index.mjs'), 'utf8')).toMatch(/^import \w+ from "sharp";$/m);
+    const addons = fs.readdirSync(path.join(funcDir, 'node_modules', '@img'), { recursive: true }).map(String).filter((file) => file.endsWith('.node'));
+    expect(addons).toHaveLength(1);
+    const answer = await callInBareProcess(funcDir, { method: 'GET', url: 'http://localhost/api/native-package' }, { PATH: process.env.PATH });
+    expect(answer).toEqual({ status: 200, body: '3x2', stderr: '' });
   });
 
   it('refuses an output in which such a package is a default-only chunk, naming the function', async () => {

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type RouteHandler } from '../lib/http/route.js';
 import { HTTP_METHODS } from '../lib/http/endpoint.js';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
-import { ROUTE_MODULES, SELF_DESCRIBED_ROUTES, UNDOCUMENTED_ROUTES } from '../lib/openapi/route-modules.js';
+import { ROUTE_MODULES } from '../api/_route-modules.js';
+import { SELF_DESCRIBED_ROUTES, UNDOCUMENTED_ROUTES } from '../lib/openapi/route-modules.js';
 import { useTestServer } from './support/test-server.js';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../api');

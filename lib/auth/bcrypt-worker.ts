@@ -22,6 +22,9 @@ parentPort.on('message', ({ operation, password, hashOrRounds }) => {
 });
 `;
 
+/** Resolves the path the worker loads bcryptjs from (a literal the build's tracer follows, to carry the package). */
+const require = createRequire(import.meta.url);
+
 interface Job {
   operation: 'hash' | 'compare';
   password: string;
@@ -44,7 +47,7 @@ let running: { job: Job; lane: string } | undefined;
 const lanes = new Map<string, Lane>();
 
 function startWorker(): Worker {
-  const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: createRequire(import.meta.url).resolve('bcryptjs') } });
+  const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: require.resolve('bcryptjs') } });
   started.on('message', ({ result, error }: { result?: string | boolean; error?: string }) => {
     const finished = running;
     running = undefined;

@@ -8,7 +8,7 @@ import { answerJsonSchema, requestJsonSchema, type JsonSchema } from './json-sch
 import { ANSWERS, type AnswerShape } from './answers.js';
 import { OPERATION_NOTES, type OperationNotes } from './operations.js';
 import { queryValueSchema } from './query-values.js';
-import { DEPRECATED_ALIASES, ROUTE_ALIASES, ROUTE_MODULES } from './route-modules.js';
+import { DEPRECATED_ALIASES, ROUTE_ALIASES, type RouteModules } from './route-modules.js';
 
 type OpenApiObject = Record<string, unknown>;
 
@@ -325,12 +325,12 @@ function operation(method: HttpMethod, pattern: string, endpoint: DescribedEndpo
 
 const openApiPath = (pattern: string) => pattern.replace(/:(\w+)/g, '{$1}');
 
-async function buildOpenApiDocument(): Promise<OpenApiDocument> {
+async function buildOpenApiDocument(routeModules: RouteModules): Promise<OpenApiDocument> {
   const paths: OpenApiDocument['paths'] = {};
-  const patterns = [...Object.keys(ROUTE_MODULES), ...Object.keys(ROUTE_ALIASES), ...Object.keys(SELF)].sort();
+  const patterns = [...Object.keys(routeModules), ...Object.keys(ROUTE_ALIASES), ...Object.keys(SELF)].sort();
   for (const pattern of patterns) {
     const target = ROUTE_ALIASES[pattern] ?? pattern;
-    const endpoints = SELF[target] ?? (await ROUTE_MODULES[target]!()).default.endpoints;
+    const endpoints = SELF[target] ?? (await routeModules[target]!()).default.endpoints;
     const operations: OpenApiDocument['paths'][string] = {};
     for (const method of HTTP_METHODS) {
       const endpoint = endpoints[method];
@@ -376,13 +376,20 @@ async function buildOpenApiDocument(): Promise<OpenApiDocument> {
   };
 }
 
-let cached: Promise<OpenApiDocument> | undefined;
+const built = new WeakMap<RouteModules, Promise<OpenApiDocument>>();
 
-/** The document, built from the route table on first use and kept for the life of the instance. */
-export function openApiDocument(): Promise<OpenApiDocument> {
-  cached ??= buildOpenApiDocument().catch((error: unknown) => {
-    cached = undefined;
-    throw error;
-  });
-  return cached;
+/**
+ * The document of the functions `routeModules` lists (api/_route-modules.ts), built on first use
+ * and kept for the life of the instance.
+ */
+export function openApiDocument(routeModules: RouteModules): Promise<OpenApiDocument> {
+  let document = built.get(routeModules);
+  if (!document) {
+    document = buildOpenApiDocument(routeModules).catch((error: unknown) => {
+      built.delete(routeModules);
+      throw error;
+    });
+    built.set(routeModules, document);
+  }
+  return document;
 }

@@ -1,7 +1,12 @@
 import { raw, type Reply } from '../http/reply.js';
 import { openApiDocument } from './document.js';
+import type { RouteModules } from './route-modules.js';
 
-/** `GET /api/openapi.json`: the document itself, outside the envelope, as OpenAPI tools expect. */
-export async function getOpenApiDocument(): Promise<Reply> {
-  return raw(await openApiDocument());
+/**
+ * `GET /api/openapi.json`: the document of the functions `routeModules` lists, outside the
+ * envelope, as OpenAPI tools expect. The function passes its own folder's list
+ * (api/_route-modules.ts): a library never loads a function module itself.
+ */
+export function serveOpenApiDocument(routeModules: RouteModules): () => Promise<Reply> {
+  return async () => raw(await openApiDocument(routeModules));
 }

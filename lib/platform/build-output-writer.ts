@@ -1,50 +1,11 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { nodeFileTrace, resolve as resolveDependency } from '@vercel/nft';
 import { build } from 'esbuild';
 import { assertNoDefaultOnlyDynamicChunks, commonJsNamedExports } from './commonjs-named-exports.js';
+import { filesResolvedAtRunTime, KEPT_BY_CHOICE, NEVER_TRACED, packagesWithNativeCode, type ProjectModule } from './kept-packages.js';
 import { buildRoutes, type RoutedFunction } from './project-routes.js';
 import { STATIC_FILES } from './static-files.js';
-
-/**
- * Packages a function loads from its own `node_modules` instead of from its bundle: those with
- * native code (sharp), files read or paths resolved at run time (swagger-ui-dist's assets,
- * bcryptjs for the password worker), large clients only a few functions load (the image host,
- * the bot client, the mail client), the database drivers (`pg`, the cold-import yardstick, and
- * Neon's with its WebSocket), OpenTelemetry (imported only when telemetry is on, and its API is
- * CommonJS, whose names a bundled chunk would not export) and the embedded database, which no
- * function carries at all. Everything else (drizzle-orm, valibot, jose, busboy, …) is compiled into the function.
- */
-const PACKAGES_KEPT = [
-  'pg',
-  '@neondatabase/serverless',
-  'ws',
-  'sharp',
-  'cloudinary',
-  'grammy',
-  '@grammyjs/auto-retry',
-  'resend',
-  'swagger-ui-dist',
-  'bcryptjs',
-  '@vercel/otel',
-  '@opentelemetry/api',
-  '@electric-sql/pglite',
-];
-
-/** Deployed functions have no embedded database (DATABASE_URL is required on the platform). */
-const NEVER_TRACED = ['node_modules/@electric-sql/**'];
-
-/**
- * What a module resolves by path at run time, which no import names and so no trace finds: the
- * function of every module listed here also carries these files (and what they import).
- */
-const RESOLVED_AT_RUN_TIME: Record<string, string[]> = {
-  // The password worker thread loads bcryptjs from the path resolved on the main thread.
-  'lib/auth/bcrypt-worker.ts': ['bcryptjs'],
-  // The reference page serves the viewer's files from the package.
-  'lib/docs/reference-page.ts': ['swagger-ui-dist/swagger-ui.css', 'swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/favicon-32x32.png'],
-};
 
 /** Every function's limits (seconds, MB). */
 const FUNCTION_LIMITS = { maxDuration: 30, memory: 1024 };
@@ -89,15 +50,15 @@ export interface FunctionSource extends RoutedFunction {
 interface Bundle {
   /** The bundle's files (the handler and its chunks). */
   files: string[];
-  /** The project's modules compiled into it, relative to the project. */
-  modules: string[];
+  /** The project's own modules compiled into it (relative to the project), with what each imports. */
+  projectModules: ProjectModule[];
 }
 
 /**
  * The function's own code in one module and the chunks it imports lazily, so a cold start reads a
  * few files instead of a few hundred (@vercel/node compiles module by module).
  */
-async function bundleFunction(projectDir: string, route: FunctionSource, funcDir: string): Promise<Bundle> {
+async function bundleFunction(projectDir: string, route: FunctionSource, funcDir: string, kept: readonly string[]): Promise<Bundle> {
   const result = await build({
     absWorkingDir: projectDir,
     entryPoints: { index: route.modulePath },
@@ -108,7 +69,7 @@ async function bundleFunction(projectDir: string, route: FunctionSource, funcDir
     platform: 'node',
     target: 'node20',
     outExtension: { '.js': '.mjs' },
-    external: PACKAGES_KEPT.flatMap((name) => [name, `${name}/*`]),
+    external: kept.flatMap((name) => [name, `${name}/*`]),
     banner: { js: REQUIRE_SHIM },
     sourcemap: 'linked',
     sourcesContent: false,
@@ -121,8 +82,21 @@ async function bundleFunction(projectDir: string, route: FunctionSource, funcDir
     files: Object.keys(result.metafile.outputs)
       .filter((file) => file.endsWith('.mjs'))
       .map((file) => path.resolve(projectDir, file)),
-    modules: Object.keys(result.metafile.inputs),
+    projectModules: Object.entries(result.metafile.inputs)
+      .filter(([file]) => !file.startsWith('node_modules/') && fs.existsSync(path.join(projectDir, file)))
+      .map(([file, input]) => ({ file, imports: input.imports.map((imported) => imported.original ?? imported.path) })),
   };
+}
+
+/** The run-time resolutions of each project module, found once for every function that compiles it in. */
+type RunTimeResolutions = Map<string, Promise<string[]>>;
+
+/** What every function of a build shares: the packages kept out of bundles, and what is traced once for all. */
+interface BuildShared {
+  runtime: string;
+  kept: readonly string[];
+  traceCache: object;
+  resolutions: RunTimeResolutions;
 }
 
 /**
@@ -130,21 +104,27 @@ async function bundleFunction(projectDir: string, route: FunctionSource, funcDir
  * its imports (static or dynamic) reach, and the files its modules resolve at run time, resolved
  * from the project where npm installed them, whatever folder the output is written to.
  */
-async function copyTracedPackages(projectDir: string, bundle: Bundle, funcDir: string, traceCache: object): Promise<void> {
+async function copyTracedPackages(projectDir: string, bundle: Bundle, funcDir: string, shared: BuildShared): Promise<void> {
   const fromProject = path.join(projectDir, 'package.json');
-  const resolveFromProject = createRequire(fromProject).resolve;
-  const runTimeFiles = bundle.modules
-    .flatMap((module) => RESOLVED_AT_RUN_TIME[module] ?? [])
-    .flatMap((specifier) => {
-      const file = resolveFromProject(specifier);
-      // Resolving the name again in the function needs the package's manifest too.
-      const packageDir = /^(.*\/node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
-      return packageDir ? [file, path.join(packageDir, 'package.json')] : [file];
-    });
+  const resolved = await Promise.all(
+    bundle.projectModules.map((module) => {
+      let found = shared.resolutions.get(module.file);
+      if (!found) {
+        found = filesResolvedAtRunTime(projectDir, module);
+        shared.resolutions.set(module.file, found);
+      }
+      return found;
+    }),
+  );
+  const runTimeFiles = resolved.flat().flatMap((file) => {
+    // Resolving the name again in the function needs the package's manifest too.
+    const packageDir = /^(.*\/node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
+    return packageDir ? [file, path.join(packageDir, 'package.json')] : [file];
+  });
   const { fileList } = await nodeFileTrace([...bundle.files, ...runTimeFiles], {
     base: projectDir,
     ignore: NEVER_TRACED,
-    cache: traceCache,
+    cache: shared.traceCache,
     resolve: (id, parent, job, cjsResolve) => {
       const bare = !id.startsWith('.') && !path.isAbsolute(id) && !id.startsWith('node:');
       return resolveDependency(id, bare && bundle.files.includes(parent) ? fromProject : parent, job, cjsResolve);
@@ -158,12 +138,12 @@ async function copyTracedPackages(projectDir: string, bundle: Bundle, funcDir: s
   }
 }
 
-async function writeFunction(projectDir: string, outputDir: string, route: FunctionSource, runtime: string, traceCache: object): Promise<void> {
+async function writeFunction(projectDir: string, outputDir: string, route: FunctionSource, shared: BuildShared): Promise<void> {
   const funcDir = path.join(outputDir, 'functions', 'api', `${route.file}.func`);
-  const bundle = await bundleFunction(projectDir, route, funcDir);
-  await copyTracedPackages(projectDir, bundle, funcDir, traceCache);
+  const bundle = await bundleFunction(projectDir, route, funcDir, shared.kept);
+  await copyTracedPackages(projectDir, bundle, funcDir, shared);
   const config: FunctionConfigFile = {
-    runtime,
+    runtime: shared.runtime,
     handler: HANDLER,
     launcherType: 'Nodejs',
     // Every function exports the Web signature, which the Node helpers never touch.
@@ -195,10 +175,14 @@ export async function writeBuildOutput(projectDir: string, outputDir: string, fu
   fs.mkdirSync(path.join(outputDir, 'static'), { recursive: true });
   for (const [name, text] of Object.entries(STATIC_FILES)) fs.writeFileSync(path.join(outputDir, 'static', name), text);
 
-  const runtime = nodeRuntime(projectDir);
-  // The functions share most packages: each is analysed once, for all of them.
-  const traceCache = {};
-  await eachLimited(functions, 4, (route) => writeFunction(projectDir, outputDir, route, runtime, traceCache));
+  const shared: BuildShared = {
+    runtime: nodeRuntime(projectDir),
+    kept: [...Object.keys(KEPT_BY_CHOICE), ...packagesWithNativeCode(projectDir)],
+    // The functions share most packages and modules: each is analysed once, for all of them.
+    traceCache: {},
+    resolutions: new Map(),
+  };
+  await eachLimited(functions, 4, (route) => writeFunction(projectDir, outputDir, route, shared));
 
   fs.writeFileSync(path.join(outputDir, 'config.json'), `${JSON.stringify({ version: 3, routes: buildRoutes(functions) }, null, 2)}\n`);
 }
