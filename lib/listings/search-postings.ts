@@ -201,15 +201,19 @@ export interface PostedPriceRange {
 /** Postings newest first, as the newest-first index of search_postings holds them (and listings are listed). */
 const postingsNewestFirst = sql`"createdAt" desc, "listingId" desc`;
 
-/** One condition's postings newest first, each listing once: one key's, or several keys' merged. */
-function conditionNewestFirst(keys: string[], range: PostedPriceRange): SQL {
+/**
+ * One condition's postings newest first, each listing once: one key's, or several keys' merged.
+ * With `first`, only the first that many of each key: enough for a page of the condition alone,
+ * and a limit that keeps a price range read in newest order rather than every posting in it sorted.
+ */
+function conditionNewestFirst(keys: string[], range: PostedPriceRange, first?: number): SQL {
   const inRange = and(
     range.priceMin === undefined ? undefined : gte(searchPostings.price, range.priceMin),
     range.priceMax === undefined ? undefined : lte(searchPostings.price, range.priceMax),
   );
   const branches = [...new Set(keys)].map(
     (key) => sql`(select ${searchPostings.createdAt} as "createdAt", ${searchPostings.listingId} as "listingId" from ${searchPostings}
-      where ${and(eq(searchPostings.key, key), inRange)} order by ${postingsNewestFirst})`,
+      where ${and(eq(searchPostings.key, key), inRange)} order by ${postingsNewestFirst}${first === undefined ? sql`` : sql` limit ${first}`})`,
   );
   if (branches.length === 1) return branches[0]!;
   return sql`(select distinct "createdAt", "listingId" from (${sql.join(branches, sql` union all `)}) as merged order by ${postingsNewestFirst})`;
@@ -223,15 +227,17 @@ function conditionNewestFirst(keys: string[], range: PostedPriceRange): SQL {
  * reading a listing.
  */
 export function postedNewestPageIds(conditions: string[][], range: PostedPriceRange, offset: number, limit: number): SQL {
-  return sql`(select "listingId" from ${postedMatches(conditions, range)} order by ${postingsNewestFirst} limit ${limit} offset ${offset})`;
+  // A condition alone needs no more of each key than the page reaches; intersected ones may need all of them.
+  const matches = postedMatches(conditions, range, conditions.length === 1 ? offset + limit : undefined);
+  return sql`(select "listingId" from ${matches} order by ${postingsNewestFirst} limit ${limit} offset ${offset})`;
 }
 
 /** The listings meeting every condition, as a FROM item of `createdAt` and `listingId`: each condition's postings newest first, merged. */
-function postedMatches(conditions: string[][], range: PostedPriceRange): SQL {
-  const [first, ...rest] = conditions.map((keys) => conditionNewestFirst(keys, range));
+function postedMatches(conditions: string[][], range: PostedPriceRange, first?: number): SQL {
+  const [firstCondition, ...rest] = conditions.map((keys) => conditionNewestFirst(keys, range, first));
   return rest.reduce<SQL>(
     (from, condition, index) => sql`${from} join ${condition} as ${sql.identifier(`condition_${index + 1}`)} using ("createdAt", "listingId")`,
-    sql`${first!} as condition_0`,
+    sql`${firstCondition!} as condition_0`,
   );
 }
 
