@@ -67,8 +67,10 @@ describe('Server-Timing', () => {
       return serverTimingOf(response).plan;
     };
     expect(await planOf('')).toBe('near-page');
-    expect(await planOf('?brand=apple&page=1')).toBe('newest-walk');
-    expect(await planOf('?q=galaxy')).toBe('relevant-first');
+    expect(await planOf('?brand=apple&page=1')).toBe('newest-postings');
+    expect(await planOf('?brand=apple&amenities=wifi&page=1')).toBe('newest-walk');
+    expect(await planOf('?q=galaxy')).toBe('relevant-postings');
+    expect(await planOf('?q=galaxy&category=TIMED_PHONES')).toBe('relevant-first');
     expect(await planOf('?sort=price_desc')).toBe('price-index');
     expect(await planOf('?brand=apple&sort=price_desc')).toBe('price-postings');
     expect(await planOf('?q=galaxy&sort=price_desc')).toBe('price-sources');
@@ -84,7 +86,9 @@ describe('Server-Timing', () => {
     };
     expect(await planOf('?category=TIMED_PHONES')).toBe('kept-counts');
     // The other fields are counted over the brand's listings; the brand's own options over the whole category.
-    expect(await planOf('?category=TIMED_PHONES&brand=samsung')).toBe('counted-one-by-one+kept-counts');
+    expect(await planOf('?category=TIMED_PHONES&brand=samsung')).toBe('filtered-counts+kept-counts');
+    expect(await planOf('')).toBe('indexed-count');
+    expect(await planOf('?q=5g')).toBe('no-match');
   });
 
   it('names no plan on answers that are not storefront reads', async () => {

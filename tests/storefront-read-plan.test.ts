@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFERRED_FROM, MERGED_POSTINGS } from '../lib/listings/read-tuning.js';
 import type { PublicListingFilters } from '../lib/storefront/queries.js';
-import { planStorefrontRead, SERVED_RESULTS, type StorefrontReadRequest } from '../lib/storefront/read-plan.js';
+import { planFacetCounts, planStorefrontRead, SERVED_RESULTS, type StorefrontReadRequest } from '../lib/storefront/read-plan.js';
 import type { TextSearch } from '../lib/search/word-corrections.js';
 
 const noFilters: PublicListingFilters = { attributes: [], amenities: [] };
@@ -109,5 +109,13 @@ describe('the storefront read planner', () => {
     expect(planStorefrontRead(request({ page: past, order: 'price_asc', filters: { priceMax: 100 } }))).toEqual({ name: 'past-served', total: 'price-bands' });
     expect(planStorefrontRead(request({ page: past, filters: { search: searchFor('iphone') } }))).toEqual({ name: 'past-served', total: 'walked' });
     expect(planStorefrontRead(request({ page: past - 1 })).name).toBe('deferred-page');
+  });
+
+  it('counts a filter panel from the kept counts for a whole category, the kept total without one, and the matches for row filters', () => {
+    expect(planFacetCounts({ ...noFilters, category: 'Phones' })).toEqual({ name: 'kept-counts' });
+    expect(planFacetCounts(noFilters)).toEqual({ name: 'indexed-count' });
+    for (const filters of [{ category: 'Phones', priceMax: 100 }, { search: searchFor('iphone') }, { amenities: ['wifi'] }, { attributes: [['brand', 'apple']] as Array<[string, string]> }]) {
+      expect(planFacetCounts({ ...noFilters, ...filters })).toEqual({ name: 'filtered-counts' });
+    }
   });
 });

@@ -8,7 +8,7 @@ import { COUNTED_LISTINGS, SAMPLED_CANDIDATES, SAMPLED_PAGES } from '../listings
 import { priceOrderedPage, selectPrices } from '../listings/price-ordered.js';
 import { postedConditions } from '../listings/search-postings.js';
 import { categoryNamed, postedSearchOf, publicSearch, type PublicListingFilters } from './queries.js';
-import { nameReadPlan } from '../http/request-timing.js';
+import { planFacetCounts, type FacetCountPlan } from './read-plan.js';
 
 /** Per field, per lower-cased value, how many listings it would leave. */
 export type FieldCounts = Map<string, Map<string, number>>;
@@ -20,6 +20,8 @@ export interface FacetCounts {
   priceRange: { min: number | null; max: number | null };
   /** False when more than COUNTED_LISTINGS listings match: counts and total are then estimates from a sample, flagged as such. */
   exact: boolean;
+  /** The plans the counts were read by (see planFacetCounts()): the other fields', then each selected field's own. */
+  plans: Array<FacetCountPlan['name'] | 'no-match'>;
 }
 
 type StorefrontSearch = ReturnType<typeof publicSearch>;
@@ -113,30 +115,28 @@ async function sampledValues(executor: Executor, search: StorefrontSearch, field
 }
 
 /**
- * How many listings matching `filters` carry each value of `fields`: from the kept counts for a
- * whole category; one by one when at most COUNTED_LISTINGS match; otherwise estimated from a
- * sample, flagged. With many candidates the sample comes first: it tells whether counting one by
- * one would stop at the limit, so broad filters never read COUNTED_LISTINGS rows for nothing.
+ * With many candidates the sample comes first: it tells whether counting one by one would stop at
+ * the limit, so broad filters never read COUNTED_LISTINGS rows for nothing.
  */
-async function countValues(executor: Executor, filters: PublicListingFilters, fields: string[]): Promise<CountedValues> {
-  const search = publicSearch(executor, filters);
-  if (search.checked === undefined && filters.category) {
-    nameReadPlan('kept-counts');
-    return keptValues(executor, filters.category, fields);
-  }
+async function filteredValues(executor: Executor, search: StorefrontSearch, fields: string[]): Promise<CountedValues> {
   const candidates = await search.indexedCount();
-  if (search.checked === undefined) {
-    nameReadPlan('indexed-count');
-    return { counts: new Map(), total: candidates, exact: true };
-  }
   const sampled = candidates > COUNTED_LISTINGS ? await sampledValues(executor, search, fields, candidates) : undefined;
-  if (sampled && sampled.total > COUNTED_LISTINGS) {
-    nameReadPlan('sampled-counts');
-    return sampled;
+  if (sampled && sampled.total > COUNTED_LISTINGS) return sampled;
+  return (await countedValues(executor, search, fields)) ?? sampled ?? sampledValues(executor, search, fields, candidates);
+}
+
+/** How many listings matching `filters` carry each value of `fields`, read as planFacetCounts() chooses. */
+async function countValues(executor: Executor, filters: PublicListingFilters, fields: string[]): Promise<CountedValues & { plan: FacetCountPlan['name'] }> {
+  const plan = planFacetCounts(filters);
+  const search = publicSearch(executor, filters);
+  switch (plan.name) {
+    case 'kept-counts':
+      return { ...(await keptValues(executor, filters.category!, fields)), plan: plan.name };
+    case 'indexed-count':
+      return { counts: new Map(), total: await search.indexedCount(), exact: true, plan: plan.name };
+    case 'filtered-counts':
+      return { ...(await filteredValues(executor, search, fields)), plan: plan.name };
   }
-  const counted = await countedValues(executor, search, fields);
-  nameReadPlan(counted ? 'counted-one-by-one' : 'sampled-counts');
-  return counted ?? sampled ?? sampledValues(executor, search, fields, candidates);
 }
 
 /** The lowest and highest price among the listings matching `filters`, each the first of the list in price order. */
@@ -156,7 +156,7 @@ async function priceRangeOf(executor: Executor, filters: PublicListingFilters): 
  * current result.
  */
 export async function findFacetCounts(executor: Executor, filters: PublicListingFilters, fields: string[]): Promise<FacetCounts> {
-  if (filters.search?.matchesNothing) return { counts: new Map(), total: 0, priceRange: { min: null, max: null }, exact: true };
+  if (filters.search?.matchesNothing) return { counts: new Map(), total: 0, priceRange: { min: null, max: null }, exact: true, plans: ['no-match'] };
   const selected = new Set(filters.attributes.map(([name]) => name.toLowerCase()));
   const ownSelection = fields.filter((field) => selected.has(field.toLowerCase()));
   const others = fields.filter((field) => !selected.has(field.toLowerCase()));
@@ -171,5 +171,5 @@ export async function findFacetCounts(executor: Executor, filters: PublicListing
   ]);
   const counts: FieldCounts = new Map(all.counts);
   ownSelection.forEach((field, index) => counts.set(field, own[index]!.counts.get(field) ?? new Map()));
-  return { counts, total: all.total, priceRange, exact: all.exact && own.every((counted) => counted.exact) };
+  return { counts, total: all.total, priceRange, exact: all.exact && own.every((counted) => counted.exact), plans: [all.plan, ...own.map((counted) => counted.plan)] };
 }

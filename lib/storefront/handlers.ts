@@ -94,6 +94,7 @@ export async function getFilterOptions({ query }: Input<{ query: typeof FilterOp
   const filters = await filtersOf(db, query);
   const found = query.category ? await findCategoryFilterValues(db, query.category) : undefined;
   const facets = await findFacetCounts(db, filters, found?.schemaRules.map((rule) => rule.field) ?? []);
+  for (const plan of facets.plans) nameReadPlan(plan);
   return ok(found ? filterOptionsPresenter(found, facets.counts) : {}, {
     total: facets.total,
     priceRange: facets.priceRange,

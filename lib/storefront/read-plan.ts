@@ -127,3 +127,22 @@ export function planStorefrontRead(request: StorefrontReadRequest): StorefrontRe
   if (rowConditions) return { name: 'newest-walk' };
   return offset < DEFERRED_FROM ? { name: 'near-page', inCategory: filters.category !== undefined } : { name: 'deferred-page' };
 }
+
+/** How a filter panel counts the values of some fields over the listings matching some filters. */
+export type FacetCountPlan =
+  /** A whole category, nothing checked per row: the kept counts of its values, exact, and no listing read. */
+  | { name: 'kept-counts' }
+  /** No category and nothing checked per row: no field to count, the total from the kept totals. */
+  | { name: 'indexed-count' }
+  /**
+   * Filters checked per row: the matches counted one by one when at most COUNTED_LISTINGS match,
+   * otherwise estimated from a fixed sample of the table's pages (read first when the candidates
+   * are many, to tell which).
+   */
+  | { name: 'filtered-counts' };
+
+/** Chooses how a filter panel's counts are read, from the filters alone. */
+export function planFacetCounts(filters: PublicListingFilters): FacetCountPlan {
+  if (hasRowConditions(filters)) return { name: 'filtered-counts' };
+  return filters.category === undefined ? { name: 'indexed-count' } : { name: 'kept-counts' };
+}
