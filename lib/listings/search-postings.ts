@@ -192,10 +192,12 @@ export function postedTermPageIds(term: string, direction: 'asc' | 'desc', offse
     order by ${order} limit ${limit} offset ${offset})`;
 }
 
-/** A price range on postings, as the storefront's `priceMin` and `priceMax` give it. */
-export interface PostedPriceRange {
+/** What narrows every posted condition: a price range, as the storefront's `priceMin` and `priceMax` give it, and a category. */
+export interface PostedScope {
   priceMin?: number;
   priceMax?: number;
+  /** The category's id (a subquery), whose available listings are intersected with the postings. */
+  categoryId?: SQL<string | null>;
 }
 
 /** Postings newest first, as the newest-first index of search_postings holds them (and listings are listed). */
@@ -206,7 +208,7 @@ const postingsNewestFirst = sql`"createdAt" desc, "listingId" desc`;
  * With `first`, only the first that many of each key: enough for a page of the condition alone,
  * and a limit that keeps a price range read in newest order rather than every posting in it sorted.
  */
-function conditionNewestFirst(keys: string[], range: PostedPriceRange, first?: number): SQL {
+function conditionNewestFirst(keys: string[], range: PostedScope, first?: number): SQL {
   const inRange = and(
     range.priceMin === undefined ? undefined : gte(searchPostings.price, range.priceMin),
     range.priceMax === undefined ? undefined : lte(searchPostings.price, range.priceMax),
@@ -226,15 +228,28 @@ function conditionNewestFirst(keys: string[], range: PostedPriceRange, first?: n
  * conditions intersected by merging them in that order, so a deep page skips its offset without
  * reading a listing.
  */
-export function postedNewestPageIds(conditions: string[][], range: PostedPriceRange, offset: number, limit: number): SQL {
+export function postedNewestPageIds(conditions: string[][], range: PostedScope, offset: number, limit: number): SQL {
   // A condition alone needs no more of each key than the page reaches; intersected ones may need all of them.
-  const matches = postedMatches(conditions, range, conditions.length === 1 ? offset + limit : undefined);
+  const alone = conditions.length === 1 && range.categoryId === undefined;
+  const matches = postedMatches(conditions, range, alone ? offset + limit : undefined);
   return sql`(select "listingId" from ${matches} order by ${postingsNewestFirst} limit ${limit} offset ${offset})`;
 }
 
-/** The listings meeting every condition, as a FROM item of `createdAt` and `listingId`: each condition's postings newest first, merged. */
-function postedMatches(conditions: string[][], range: PostedPriceRange, first?: number): SQL {
-  const [firstCondition, ...rest] = conditions.map((keys) => conditionNewestFirst(keys, range, first));
+/** The available listings of a category newest first, as their newest-first index holds them (read from it alone). */
+function categoryNewestFirst(categoryId: SQL<string | null>): SQL {
+  return sql`(select ${listings.createdAt} as "createdAt", ${listings.id} as "listingId" from ${listings}
+    where ${and(eq(listings.categoryId, categoryId), eq(listings.status, 'AVAILABLE'))} order by ${postingsNewestFirst})`;
+}
+
+/**
+ * The listings meeting every condition, as a FROM item of `createdAt` and `listingId`: each
+ * condition's postings newest first (and the category's listings, when one is given), merged.
+ */
+function postedMatches(conditions: string[][], range: PostedScope, first?: number): SQL {
+  const [firstCondition, ...rest] = [
+    ...conditions.map((keys) => conditionNewestFirst(keys, range, first)),
+    ...(range.categoryId === undefined ? [] : [categoryNewestFirst(range.categoryId)]),
+  ];
   return rest.reduce<SQL>(
     (from, condition, index) => sql`${from} join ${condition} as ${sql.identifier(`condition_${index + 1}`)} using ("createdAt", "listingId")`,
     sql`${firstCondition!} as condition_0`,
@@ -242,7 +257,7 @@ function postedMatches(conditions: string[][], range: PostedPriceRange, first?: 
 }
 
 /** How many listings meet every condition, counted from their postings (read whole, from the index alone): exact. */
-export async function postedTotal(executor: Executor, conditions: string[][], range: PostedPriceRange): Promise<MatchedTotal> {
+export async function postedTotal(executor: Executor, conditions: string[][], range: PostedScope): Promise<MatchedTotal> {
   const [counted] = await queryRows<{ total: number }>(executor, sql`select count(*)::int as total from ${postedMatches(conditions, range)}`);
   return { total: counted!.total, exact: true };
 }

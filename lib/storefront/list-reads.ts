@@ -6,7 +6,7 @@ import { listings } from '../db/schema.js';
 import { newestFirst, newestFirstPage, newestFirstTotal, pageOf, type NewestFirstSearch } from '../listings/newest-first.js';
 import { priceBandPage, priceBandTotal, type PriceBandSearch } from '../listings/price-bands.js';
 import { priceOrder, priceOrderedPage } from '../listings/price-ordered.js';
-import { postedConditions, postedNewestPageIds, postedTermPageIds, postedTotal } from '../listings/search-postings.js';
+import { postedConditions, postedNewestPageIds, postedTermPageIds, postedTotal, type PostedScope } from '../listings/search-postings.js';
 import { relevantFirstPage, relevantPostedPage } from '../listings/relevant-first.js';
 import { relevanceOf } from '../search/word-matches.js';
 import { categoryNamed, postedSearchOf, publicPageRows, publicSearch, type PublicListingPageRow } from './queries.js';
@@ -53,12 +53,17 @@ function priceBandSearchOf(request: StorefrontReadRequest, search: NewestFirstSe
   return { categoryId: category ? categoryNamed(category) : undefined, priceMin, priceMax, offset: search.offset, limit: search.limit, counted: search.counted };
 }
 
+/** What narrows each of the request's posted conditions: its price range and its category. */
+function postedScopeOf({ filters }: StorefrontReadRequest): PostedScope {
+  return { priceMin: filters.priceMin, priceMax: filters.priceMax, categoryId: filters.category === undefined ? undefined : categoryNamed(filters.category) };
+}
+
 /**
  * The total of a search that is not read by price bands: counted from its postings when they are
  * few enough to merge (planStorefrontRead() decides), otherwise as its newest-first list's first page gives it.
  */
 function totalOf(source: 'postings' | 'walked' | 'kept', { executor, request, search }: ReadContext): Promise<MatchedTotal> {
-  return source === 'postings' ? postedTotal(executor, request.posted!.conditions, request.filters) : newestFirstTotal(executor, search);
+  return source === 'postings' ? postedTotal(executor, request.posted!.conditions, postedScopeOf(request)) : newestFirstTotal(executor, search);
 }
 
 type Executors = { [Name in StorefrontReadPlanName]: (plan: Extract<StorefrontReadPlan, { name: Name }>, context: ReadContext) => Promise<PageRead> };
@@ -85,7 +90,7 @@ const executors: Executors = {
     const { executor, request, search } = context;
     const [rows, total] = await Promise.all([
       publicPageRows(executor, sql`null`)
-        .where(inArray(listings.id, postedNewestPageIds(plan.conditions, request.filters, search.offset, search.limit)))
+        .where(inArray(listings.id, postedNewestPageIds(plan.conditions, postedScopeOf(request), search.offset, search.limit)))
         .orderBy(...newestFirst),
       search.counted ? totalOf(plan.total, context) : undefined,
     ]);
@@ -109,7 +114,7 @@ const executors: Executors = {
       context.executor,
       context.search,
       relevanceOf(context.request.filters.search!),
-      (offset, limit) => postedNewestPageIds(plan.conditions, context.request.filters, offset, limit),
+      (offset, limit) => postedNewestPageIds(plan.conditions, postedScopeOf(context.request), offset, limit),
       () => totalOf(plan.total, context),
       publicPageRows,
     ),

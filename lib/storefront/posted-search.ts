@@ -4,24 +4,26 @@ import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
 import { listingAttributeValues, searchTerms } from '../db/schema.js';
 import { LONGEST_POSTED_TERM } from '../listings/search-postings.js';
-import { attributeTermsOf, type PublicListingFilters } from './queries.js';
+import { countListings } from '../db/kept-totals.js';
+import { attributeTermsOf, categoryNamed, type PublicListingFilters } from './queries.js';
 
 /** A storefront search whose every condition's matches are exactly the search postings of some keys. */
 export interface PostedConditions {
   /** Each condition's keys: a word's known words, or one attribute term. */
   conditions: string[][];
-  /** How many postings the keys hold in all, by the kept counts: at most this many index entries are merged. */
+  /** How many postings the keys hold in all, and the category its available listings, by the kept counts: at most this many index entries are merged. */
   postings: number;
 }
 
 /**
  * The search's conditions as the postings keys whose listings are exactly each one's matches:
  * every word's known words (when its matches are exactly their postings) and every attribute
- * term. Undefined when any condition is not posted so (a category, amenities, a word found
- * elsewhere too, a term too long to be posted) or when there is no condition.
+ * term; a category is read from its own newest-first index beside them. Undefined when any
+ * condition is not posted so (amenities, a word found elsewhere too, a term too long to be
+ * posted) or when there is no condition.
  */
 function postedKeysOf(filters: PublicListingFilters): string[][] | undefined {
-  if (filters.category !== undefined || filters.amenities.length > 0) return undefined;
+  if (filters.amenities.length > 0) return undefined;
   const words = filters.search?.words;
   if (words?.length === 0 || words?.some((word) => word.posted === undefined)) return undefined;
   const terms = attributeTermsOf(filters);
@@ -44,12 +46,15 @@ export async function findPostedConditions(executor: Executor, filters: PublicLi
     const split = term.indexOf('=');
     return sql`(lower(${listingAttributeValues.field}) = ${term.slice(0, split)} and lower(${listingAttributeValues.value}) = ${term.slice(split + 1)})`;
   });
-  const [counted] = await queryRows<{ postings: number }>(
-    executor,
-    sql`select (
-      coalesce((select sum(${searchTerms.listings}) from ${searchTerms} where ${searchTerms.kind} = 'word' and ${searchTerms.term} = any (${sql.param(words)}::text[])), 0)
-      + coalesce((select sum(${listingAttributeValues.listings}) from ${listingAttributeValues} where ${terms.length > 0 ? or(...terms) : sql`false`}), 0)
-    )::int as postings`,
-  );
-  return { conditions, postings: counted!.postings };
+  const [[counted], inCategory] = await Promise.all([
+    queryRows<{ postings: number }>(
+      executor,
+      sql`select (
+        coalesce((select sum(${searchTerms.listings}) from ${searchTerms} where ${searchTerms.kind} = 'word' and ${searchTerms.term} = any (${sql.param(words)}::text[])), 0)
+        + coalesce((select sum(${listingAttributeValues.listings}) from ${listingAttributeValues} where ${terms.length > 0 ? or(...terms) : sql`false`}), 0)
+      )::int as postings`,
+    ),
+    filters.category === undefined ? 0 : countListings(executor, { status: 'AVAILABLE', categoryId: categoryNamed(filters.category) }),
+  ]);
+  return { conditions, postings: counted!.postings + inCategory };
 }
