@@ -253,6 +253,8 @@ function readRequests(f: Fixture): TimedRequest[] {
     storefront('q, deep page within the served results', '?q=Surface&page=200'),
     storefront('brand, last served page, cheapest first', '?brand=apple&sort=price_asc&page=200'),
     storefront('brand, last served page', '?brand=apple&page=200'),
+    storefront('category + brand, last served page', '?category=Phones&brand=apple&page=200'),
+    storefront('category + q, last served page by relevance', '?category=Phones&q=galaxy&page=200'),
     storefront('common q, newest first, deep page', '?q=pro&sort=newest&page=150'),
     storefront('q matched whole + word, deep page by relevance', '?q=xps%2013&page=100'),
     storefront('q with a typo, deep page', '?q=iphnoe&page=150'),
