@@ -428,11 +428,6 @@ async function hostileLoad(): Promise<{ lines: string[]; met: boolean }> {
 }
 
 /**
- * Point by point at a million listings: every request of the spec one at a time (median of five
- * after a warm-up) against the 50 ms budget, and the plans of any that is over it; then hostile
- * searches at once beside a plain read and readiness (hostileLoad()).
- */
-/**
  * The database's size against the listings table's (rows, TOAST and indexes): what the search
  * structures kept beside the listings cost in storage (see docs/performance.md).
  */
@@ -445,6 +440,11 @@ async function sizes(databaseUrl: string): Promise<string> {
   return `\nDatabase ${row.database}, of which the listings table with its indexes ${row.listings}: ${row.ratio}x the listings.`;
 }
 
+/**
+ * Point by point at a million listings: every request of the spec one at a time (median of five
+ * after a warm-up) against the 50 ms budget, and the plans of any that is over it; then hostile
+ * searches at once beside a plain read and readiness (hostileLoad()).
+ */
 export async function benchScale(context: BenchContext): Promise<boolean> {
   const databaseUrl = context.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mkt_scale';
   // Every request reaches the database: an answer kept by the instance (ANSWER_CACHE_MS) would time nothing.
