@@ -265,6 +265,7 @@ function readRequests(f: Fixture): TimedRequest[] {
     { name: 'filter-options with a brand', path: '/api/public/filter-options?category=Phones&brand=apple' },
     { name: 'filter-options with a typo q', path: '/api/public/filter-options?category=Phones&q=iphnoe' },
     { name: 'filter-options with brand and storage', path: '/api/public/filter-options?category=Phones&brand=samsung&storage=256GB' },
+    { name: 'filter-options with a price ceiling the category rarely meets', path: '/api/public/filter-options?category=Laptops&priceMax=300' },
     { name: 'suggest', path: '/api/public/suggest?q=iph' },
     { name: 'suggest with a typo', path: '/api/public/suggest?q=galx' },
     { name: 'public detail', path: `/api/public/listings/${f.listing}` },

@@ -150,6 +150,22 @@ export async function newestFirstPage<Row>(
 }
 
 /**
+ * Runs `work` in a transaction whose statements find rows through bitmap scans of the filters'
+ * own indexes alone: for matches known to be few, where the planner, expecting them spread
+ * evenly, would rather read the table until a limit that is never reached.
+ */
+export async function throughBitmapScans<T>(executor: Executor, work: (tx: Executor) => Promise<T>): Promise<T> {
+  return executor.transaction(async (tx) => {
+    // For this transaction only, in one round trip: bitmap scans alone; room for exact bitmaps (a
+    // lossy one rechecks every row of its pages); and no JIT, since pricing every other plan out
+    // makes this cheap one look costly enough to compile, which costs far more than running it.
+    await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
+      set_config('enable_indexonlyscan', 'off', true), set_config('work_mem', '16MB', true), set_config('jit', 'off', true)`);
+    return work(tx);
+  });
+}
+
+/**
  * A page of matches in `order` when they are few (or the page lies past them): only the filters'
  * own indexes find them without reading every candidate, so the plan may use nothing else
  * (bitmap scans, combined), and the matches are sorted.
@@ -161,12 +177,7 @@ export async function throughFilterIndexes<Row>(
   order: ListingOrder,
 ): Promise<{ rows: Row[]; total?: MatchedTotal }> {
   const where = and(search.indexed, search.checked);
-  const found = await executor.transaction(async (tx) => {
-    // For this transaction only, in one round trip: bitmap scans alone; room for exact bitmaps (a
-    // lossy one rechecks every row of its pages); and no JIT, since pricing every other plan out
-    // makes this cheap one look costly enough to compile, which costs far more than running it.
-    await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
-      set_config('enable_indexonlyscan', 'off', true), set_config('work_mem', '16MB', true), set_config('jit', 'off', true)`);
+  const found = await throughBitmapScans(executor, async (tx) => {
     const page = await selectRows(tx, search.counted ? sql<number>`(count(*) over ())::int` : sql`null`)
       .where(where)
       .orderBy(...order)

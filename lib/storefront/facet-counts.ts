@@ -5,6 +5,7 @@ import { queryRows } from '../db/query-rows.js';
 import { listingAttributeValues, listings } from '../db/schema.js';
 import { countListings } from '../db/kept-totals.js';
 import { COUNTED_LISTINGS, SAMPLED_CANDIDATES, SAMPLED_PAGES } from '../listings/read-tuning.js';
+import { throughBitmapScans } from '../listings/newest-first.js';
 import { priceOrderedPage, selectPrices } from '../listings/price-ordered.js';
 import { postedConditions } from '../listings/search-postings.js';
 import { categoryNamed, postedSearchOf, publicSearch, type PublicListingFilters } from './queries.js';
@@ -63,10 +64,14 @@ function countsOf(rows: ValueRow[], scale = 1): FieldCounts {
   return counts;
 }
 
-/** The values of `fields` the matches carry, counted one by one; undefined when more than COUNTED_LISTINGS match. */
+/**
+ * The values of `fields` the matches carry, counted one by one; undefined when more than
+ * COUNTED_LISTINGS match. Asked when the matches are few (the candidates, or a sample of them,
+ * say so): they are found through the filters' own indexes.
+ */
 async function countedValues(executor: Executor, search: StorefrontSearch, fields: string[]): Promise<CountedValues | undefined> {
-  const rows = await queryRows<ValueRow>(
-    executor,
+  const rows = await throughBitmapScans(executor, (tx) => queryRows<ValueRow>(
+    tx,
     sql`
     with matching as (
       select ${listings} as listing from ${listings}
@@ -78,7 +83,7 @@ async function countedValues(executor: Executor, search: StorefrontSearch, field
     from matching, listing_filter_values(matching.listing) as offered
     where offered.field = any(${sql.param(fields)}::text[])
     group by 1, 2`,
-  );
+  ));
   const matched = Number(rows.find((row) => row.field === null)?.listings ?? 0);
   if (matched > COUNTED_LISTINGS) return undefined;
   return { counts: countsOf(rows), total: matched, exact: true };
