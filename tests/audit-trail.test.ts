@@ -252,8 +252,12 @@ describe('GET /api/admin/audit', () => {
   });
 
   it('is for administrators only: an agent is 403, no token 401', async () => {
-    expect((await api.get('/api/admin/audit', { token: shop.agent.token })).status).toBe(403);
-    expect((await api.get('/api/admin/audit')).status).toBe(401);
+    const asAgent = await api.get('/api/admin/audit', { token: shop.agent.token });
+    expect(asAgent.status).toBe(403);
+    expect(asAgent.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
+    const anonymous = await api.get('/api/admin/audit');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
   });
 });
 
