@@ -690,6 +690,8 @@ describe('PATCH /api/listings/:id', () => {
       const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: null });
       const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { title: 'Claimed' } });
       expect(response.status).toBe(403);
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
+      expect(await listingRow(listing.id)).toMatchObject({ title: listing.title, agentId: null });
     });
 
     it('refuses missing, malformed, expired and orphaned tokens', async () => {

@@ -183,6 +183,7 @@ describe('DELETE /api/syndication/config/:platform', () => {
   it('answers 404 when the platform has no config', async () => {
     const response = await api.delete('/api/syndication/config/MESSENGER', { token: shop.admin.token });
     expect(response.status).toBe(404);
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Syndication config for platform "MESSENGER" not found' });
   });
 
   it('refuses an agent and keeps the config', async () => {
@@ -211,6 +212,7 @@ describe('GET /api/syndication/messenger/info', () => {
     await storeConfig({ isActive: false });
     const response = await api.get('/api/syndication/messenger/info', { token: shop.admin.token });
     expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ bot: { username: 'deals_bot' }, channel: { id: Number(CHANNEL), title: 'Shop Deals' } });
   });
 
   it('answers 502 with the Bot API error', async () => {
@@ -229,7 +231,10 @@ describe('GET /api/syndication/messenger/info', () => {
   });
 
   it('refuses a request without a token', async () => {
-    expect((await api.get('/api/syndication/messenger/info')).status).toBe(401);
+    const response = await api.get('/api/syndication/messenger/info');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
+    expect(bot.calls).toEqual([]);
   });
 });
 

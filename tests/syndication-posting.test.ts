@@ -587,6 +587,7 @@ describe('GET /api/syndication/logs', () => {
   it('refuses a request without a token', async () => {
     const response = await api.get('/api/syndication/logs');
     expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
   });
 });
 

@@ -158,8 +158,11 @@ describe('the sweeper', () => {
   });
 
   it('answers only the scheduler', async () => {
-    expect((await api.get('/api/cron/sweep')).status).toBe(401);
-    expect((await api.get('/api/cron/sweep', { token: shop.admin.token })).status).toBe(401);
+    for (const token of [undefined, shop.admin.token]) {
+      const refused = await api.get('/api/cron/sweep', { token });
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Only the scheduler may call this' });
+    }
     expect((await sweep()).status).toBe(200);
   });
 });
