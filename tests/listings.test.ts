@@ -697,7 +697,9 @@ describe('PATCH /api/listings/:id', () => {
     it('refuses missing, malformed, expired and orphaned tokens', async () => {
       const listing = await ownListing({ title: 'Untouched' });
       const path = `/api/listings/${listing.id}`;
-      expect((await api.patch(path, { json: { title: 'x' } })).status).toBe(401);
+      const anonymous = await api.patch(path, { json: { title: 'x' } });
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
       expect((await api.patch(path, { token: 'not.a.jwt', json: { title: 'x' } })).body.error).toBe('Invalid token');
       expect((await api.patch(path, { token: await expiredToken(shop.agent), json: { title: 'x' } })).body.error).toBe('Token has expired');
       expect((await api.patch(path, { token: await deletedUserToken(), json: { title: 'x' } })).body.error).toBe('User no longer exists');
@@ -753,7 +755,9 @@ describe('DELETE /api/listings/:id', () => {
   it('refuses missing, malformed, expired and orphaned tokens', async () => {
     const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id });
     const path = `/api/listings/${listing.id}`;
-    expect((await api.delete(path)).status).toBe(401);
+    const anonymous = await api.delete(path);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
     expect((await api.delete(path, { token: 'not.a.jwt' })).body.error).toBe('Invalid token');
     expect((await api.delete(path, { token: await expiredToken(shop.agent) })).body.error).toBe('Token has expired');
     expect((await api.delete(path, { token: await deletedUserToken() })).body.error).toBe('User no longer exists');

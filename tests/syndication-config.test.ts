@@ -318,15 +318,25 @@ describe('messenger webhook', () => {
   });
 
   it('answers 409 while no bot is configured', async () => {
-    expect((await api.post('/api/syndication/messenger/setup-webhook', { token: shop.admin.token })).status).toBe(409);
-    expect((await api.get('/api/syndication/messenger/webhook-info', { token: shop.admin.token })).status).toBe(409);
+    for (const response of [
+      await api.post('/api/syndication/messenger/setup-webhook', { token: shop.admin.token }),
+      await api.get('/api/syndication/messenger/webhook-info', { token: shop.admin.token }),
+    ]) {
+      expect(response.status).toBe(409);
+      expect(response.body).toEqual({ success: false, code: 'NOT_CONFIGURED', error: 'The messenger bot is not configured: set a MESSENGER bot token' });
+    }
     expect(bot.calls).toEqual([]);
   });
 
   it('refuses an agent', async () => {
     await storeConfig();
-    expect((await api.post('/api/syndication/messenger/setup-webhook', { token: shop.agent.token })).status).toBe(403);
-    expect((await api.get('/api/syndication/messenger/webhook-info', { token: shop.agent.token })).status).toBe(403);
+    for (const response of [
+      await api.post('/api/syndication/messenger/setup-webhook', { token: shop.agent.token }),
+      await api.get('/api/syndication/messenger/webhook-info', { token: shop.agent.token }),
+    ]) {
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
+    }
     expect(bot.calls).toEqual([]);
   });
 

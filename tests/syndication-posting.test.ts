@@ -385,7 +385,9 @@ describe('POST /api/syndication/trigger/:listingId', () => {
 
     it('refuses missing, malformed and expired tokens', async () => {
       const listing = await listingOf();
-      expect((await api.post(`/api/syndication/trigger/${listing.id}`)).status).toBe(401);
+      const anonymous = await api.post(`/api/syndication/trigger/${listing.id}`);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
       expect((await trigger(listing.id, 'garbage')).body.error).toBe('Invalid token');
       expect((await trigger(listing.id, await expiredToken(shop.agent))).body.error).toBe('Token has expired');
       expect(await logsOf(listing.id)).toEqual([]);
@@ -466,7 +468,9 @@ describe('POST /api/syndication/retry/:id', () => {
     const response = await api.post(`/api/syndication/retry/${id}`, { token: shop.admin.token });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Syndication log with id "${id}" not found` });
-    expect((await api.post('/api/syndication/retry/42', { token: shop.admin.token })).status).toBe(400);
+    const malformed = await api.post('/api/syndication/retry/42', { token: shop.admin.token });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.details).toEqual([expect.objectContaining({ field: 'id' })]);
   });
 
   it('answers 409 when posting has been switched off since', async () => {
@@ -748,7 +752,9 @@ describe('POST /api/syndication/edit-message/:messageId', () => {
       expect(response.status).toBe(400);
       expect(response.body.details[0].field).toBe('caption');
     }
-    expect((await api.post('/api/syndication/edit-message/5', { token: shop.admin.token, json: {} })).status).toBe(400);
+    const missing = await api.post('/api/syndication/edit-message/5', { token: shop.admin.token, json: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body.details).toEqual([expect.objectContaining({ field: 'caption' })]);
     expect(bot.calls).toEqual([]);
   });
 
