@@ -383,6 +383,7 @@ describe('updating images', () => {
     const before = storedFiles(server.uploadDir);
     const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.otherAgent.token, form: imageForm({}, [png]) });
     expect(response.status).toBe(403);
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
     expect(storedFiles(server.uploadDir)).toEqual(before);
   });
 
@@ -434,6 +435,7 @@ describe('deleting images', () => {
     const listing = await createWithImages('Deleted with files', [png, png]);
     const response = await api.delete(`/api/listings/${listing.id}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, data: { id: listing.id } });
     for (const ref of listing.images) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(false);
   });
 

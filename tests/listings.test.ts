@@ -600,6 +600,7 @@ describe('PATCH /api/listings/:id', () => {
       const listing = await ownListing({ stockQuantity: 0, status: 'PENDING' });
       const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { status: 'SOLD' } });
       expect(response.status).toBe(409);
+      expect(response.body).toEqual({ success: false, code: 'CONFLICT', error: 'No stock left to sell' });
       expect(await listingRow(listing.id)).toMatchObject({ status: 'PENDING', stockQuantity: 0 });
     });
 
@@ -683,6 +684,7 @@ describe('PATCH /api/listings/:id', () => {
       const listing = await ownListing();
       const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { agentId: shop.otherAgent.id } });
       expect(response.status).toBe(403);
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
       expect((await listingRow(listing.id))!.agentId).toBe(shop.agent.id);
     });
 
@@ -734,6 +736,7 @@ describe('DELETE /api/listings/:id', () => {
     const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.otherAgent.id });
     const response = await api.delete(`/api/listings/${listing.id}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, data: { id: listing.id } });
     expect(await listingRow(listing.id)).toBeUndefined();
   });
 

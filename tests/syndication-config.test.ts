@@ -190,6 +190,7 @@ describe('DELETE /api/syndication/config/:platform', () => {
     await storeConfig();
     const response = await api.delete('/api/syndication/config/MESSENGER', { token: shop.agent.token });
     expect(response.status).toBe(403);
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
     expect(await storedConfig()).toBeDefined();
   });
 });

@@ -767,6 +767,7 @@ describe('POST /api/syndication/edit-message/:messageId', () => {
   it('refuses an agent', async () => {
     const response = await api.post('/api/syndication/edit-message/5', { token: shop.agent.token, json: { caption: 'x' } });
     expect(response.status).toBe(403);
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
     expect(bot.calls).toEqual([]);
   });
 });
