@@ -51,6 +51,7 @@ describe('PUT /api/auth/me: changing the e-mail needs the current password', () 
     const sentBefore = resend.sent.length;
     const response = await api.put('/api/auth/me', { token: agent.token, json: { email: 'moved@example.com', currentPassword: agent.password } });
     expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ id: agent.id, email: 'moved@example.com' });
     expect(await emailOf(agent)).toBe('moved@example.com');
     await settleDeferredWork();
     const notices = resend.sent.slice(sentBefore);

@@ -478,6 +478,7 @@ describe('POST /api/syndication/retry/:id', () => {
     await server.db.insert(syndicationConfigs).values({ platform: 'MESSENGER', botToken: BOT_TOKEN, channelId: CHANNEL, isActive: false });
     const response = await api.post(`/api/syndication/retry/${entry.id}`, { token: shop.admin.token });
     expect(response.status).toBe(409);
+    expect(response.body).toEqual({ success: false, code: 'NOT_CONFIGURED', error: 'Channel posting is not configured: no active MESSENGER config with a bot token and channel id' });
     expect(await logsOf(listing.id)).toHaveLength(1);
   });
 
@@ -713,6 +714,7 @@ describe('POST /api/syndication/delete-message/:messageId', () => {
     for (const id of ['0', 'abc', '-3', '1.5']) {
       const response = await api.post(`/api/syndication/delete-message/${id}`, { token: shop.admin.token });
       expect(response.status).toBe(400);
+      expect(response.body.details).toEqual([expect.objectContaining({ field: 'messageId', received: id })]);
     }
     expect(bot.calls).toEqual([]);
   });
