@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildListing } from './support/catalog-factories.js';
 import type { ApiResponse } from './support/http.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 /**
@@ -11,16 +11,10 @@ import { useTestServer } from './support/test-server.js';
  */
 const server = useTestServer({ ANSWER_CACHE_MS: '60000' });
 const api = server.api;
-
-let admin: TestUser;
-let agent: TestUser;
-let phones: Awaited<ReturnType<typeof buildCategory>>;
+const shop = useShop(server);
 
 beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db);
-  phones = await buildCategory(server.db);
-  await buildListing(server.db, { categoryId: phones.id, agentId: agent.id, title: 'First phone' });
+  await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'First phone' });
 });
 
 const titles = (response: ApiResponse) => (response.body.data as Array<{ title: string }>).map((item) => item.title);
@@ -29,7 +23,7 @@ describe('answers kept by the instance', () => {
   it('gives a public list again, with its validator, until a write through the API drops it', async () => {
     const first = await api.get('/api/public/listings');
     expect(titles(first)).toEqual(['First phone']);
-    await buildListing(server.db, { categoryId: phones.id, agentId: agent.id, title: 'Written elsewhere' });
+    await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Written elsewhere' });
 
     const kept = await api.get('/api/public/listings');
     expect(titles(kept)).toEqual(['First phone']);
@@ -38,21 +32,21 @@ describe('answers kept by the instance', () => {
     // Another question is another answer.
     expect(titles(await api.get('/api/public/listings?limit=10'))).toEqual(['Written elsewhere', 'First phone']);
 
-    const created = await api.post('/api/listings', { token: agent.token, json: { categoryId: phones.id, title: 'Written here', price: 10, attributes: { brand: 'A', model: 'B', storage: '64GB' } } });
+    const created = await api.post('/api/listings', { token: shop.agent.token, json: { categoryId: shop.category.id, title: 'Written here', price: 10, attributes: { brand: 'A', model: 'B', storage: '64GB' } } });
     expect(created.status).toBe(201);
     expect(titles(await api.get('/api/public/listings'))).toEqual(['Written here', 'Written elsewhere', 'First phone']);
   });
 
   it('keeps one answer to a question however its parameters are ordered, and whatever parameters the endpoint does not read it carries', async () => {
-    const first = await api.get(`/api/public/listings?limit=20&category=${encodeURIComponent(phones.displayName)}`);
+    const first = await api.get(`/api/public/listings?limit=20&category=${encodeURIComponent(shop.category.displayName)}`);
     expect(first.status).toBe(200);
-    await buildListing(server.db, { categoryId: phones.id, agentId: agent.id, title: 'Unseen behind random parameters' });
+    await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Unseen behind random parameters' });
 
-    for (const query of [`category=${encodeURIComponent(phones.displayName)}&limit=20`, `limit=20&nocache=${Math.random()}&category=${encodeURIComponent(phones.displayName)}&_=1`]) {
+    for (const query of [`category=${encodeURIComponent(shop.category.displayName)}&limit=20`, `limit=20&nocache=${Math.random()}&category=${encodeURIComponent(shop.category.displayName)}&_=1`]) {
       const kept = await api.get(`/api/public/listings?${query}`);
       expect({ query, body: kept.body, etag: kept.headers.get('etag') }).toEqual({ query, body: first.body, etag: first.headers.get('etag') });
     }
-    expect(titles(await api.get(`/api/public/listings?limit=21&category=${encodeURIComponent(phones.displayName)}&x=1`))[0]).toBe('Unseen behind random parameters');
+    expect(titles(await api.get(`/api/public/listings?limit=21&category=${encodeURIComponent(shop.category.displayName)}&x=1`))[0]).toBe('Unseen behind random parameters');
     expect((await api.get('/api/settings?random=1')).body).toEqual((await api.get('/api/settings?random=2')).body);
   });
 
@@ -60,18 +54,18 @@ describe('answers kept by the instance', () => {
     const list = await api.get('/api/public/listings');
     const settings = await api.get('/api/settings');
     expect(settings.status).toBe(200);
-    await buildListing(server.db, { categoryId: phones.id, agentId: agent.id, title: 'Unseen until a listing write' });
+    await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Unseen until a listing write' });
 
-    const saved = await api.put('/api/settings', { token: admin.token, json: { siteName: 'Renamed shop' } });
+    const saved = await api.put('/api/settings', { token: shop.admin.token, json: { siteName: 'Renamed shop' } });
     expect(saved.status).toBe(200);
     expect((await api.get('/api/settings')).body.data.siteName).toBe('Renamed shop');
     expect((await api.get('/api/public/listings')).body).toEqual(list.body);
   });
 
   it('keeps no answer to a token, nor the public detail, nor an error', async () => {
-    const before = await api.get('/api/listings', { token: admin.token });
-    const extra = await buildListing(server.db, { categoryId: phones.id, agentId: agent.id, title: 'Seen at once by the admin' });
-    const after = await api.get('/api/listings', { token: admin.token });
+    const before = await api.get('/api/listings', { token: shop.admin.token });
+    const extra = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Seen at once by the admin' });
+    const after = await api.get('/api/listings', { token: shop.admin.token });
     expect(after.body.pagination.total).toBe(before.body.pagination.total + 1);
     expect((await api.get(`/api/public/listings/${extra.id}`)).body.data.title).toBe('Seen at once by the admin');
     expect((await api.get('/api/public/listings?limit=0')).status).toBe(400);

@@ -1,10 +1,11 @@
 import { desc, eq } from 'drizzle-orm';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { auditEntries, listings } from '../lib/db/schema.js';
-import { buildCategory, buildListing } from './support/catalog-factories.js';
+import { buildListing } from './support/catalog-factories.js';
 import { captureLog } from './support/capture-log.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildAgent } from './support/factories.js';
 import type { ApiResponse } from './support/http.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const CRON_SECRET = 'audit-trail-cron-secret';
@@ -12,19 +13,9 @@ const BOT_TOKEN = '777000111:AuditTrailSecretBotTokenValue';
 
 const server = useTestServer({ CRON_SECRET, AUDIT_RETENTION_DAYS: '30' });
 const api = server.api;
-let admin: TestUser;
-let agent: TestUser;
-let otherAgent: TestUser;
-let categoryId: string;
+const shop = useShop(server);
 
 const IPHONE = { brand: 'Apple', model: 'iPhone 15', storage: '128GB' };
-
-beforeAll(async () => {
-  admin = await buildAdmin(server.db, { email: 'audit-admin@example.com' });
-  agent = await buildAgent(server.db, { email: 'audit-agent@example.com' });
-  otherAgent = await buildAgent(server.db, { email: 'audit-other@example.com' });
-  categoryId = (await buildCategory(server.db, { name: 'AUDIT_PHONES' })).id;
-});
 
 beforeEach(async () => {
   await server.db.delete(auditEntries);
@@ -44,15 +35,15 @@ async function onlyEntry() {
 describe('audit entries of writes', () => {
   it('records a listing an agent creates, with the caller, request id, address and every field it set', async () => {
     const response = await api.post('/api/listings', {
-      token: agent.token,
-      json: { title: 'iPhone 15', price: 800, categoryId, attributes: IPHONE, stockQuantity: 2 },
+      token: shop.agent.token,
+      json: { title: 'iPhone 15', price: 800, categoryId: shop.category.id, attributes: IPHONE, stockQuantity: 2 },
     });
     expect(response.status).toBe(201);
     const entry = await onlyEntry();
     expect(entry).toMatchObject({
-      actorId: agent.id,
+      actorId: shop.agent.id,
       actorRole: 'AGENT',
-      actorEmail: 'audit-agent@example.com',
+      actorEmail: shop.agent.email,
       action: 'create',
       entity: 'listing',
       entityId: response.body.data.id,
@@ -63,43 +54,43 @@ describe('audit entries of writes', () => {
       title: { before: null, after: 'iPhone 15' },
       price: { before: null, after: 800 },
       stockQuantity: { before: null, after: 2 },
-      agentId: { before: null, after: agent.id },
+      agentId: { before: null, after: shop.agent.id },
       attributes: { before: null, after: IPHONE },
     });
   });
 
   it('records only the fields an update changed, each before and after', async () => {
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id, title: 'Old title', price: 500 });
-    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { title: 'New title', price: 450, description: listing.description } });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Old title', price: 500 });
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { title: 'New title', price: 450, description: listing.description } });
     expect(response.status).toBe(200);
     const entry = await onlyEntry();
-    expect(entry).toMatchObject({ action: 'update', entity: 'listing', entityId: listing.id, actorId: agent.id });
+    expect(entry).toMatchObject({ action: 'update', entity: 'listing', entityId: listing.id, actorId: shop.agent.id });
     expect(entry.changes).toEqual({ title: { before: 'Old title', after: 'New title' }, price: { before: 500, after: 450 } });
   });
 
   it('records a sale as `sell` with the stock it took, and a delete with what the listing held', async () => {
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id, stockQuantity: 1, title: 'Last one' });
-    expect((await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD' } })).status).toBe(200);
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, stockQuantity: 1, title: 'Last one' });
+    expect((await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { status: 'SOLD' } })).status).toBe(200);
     expect((await onlyEntry()).changes).toEqual({ stockQuantity: { before: 1, after: 0 }, status: { before: 'AVAILABLE', after: 'ARCHIVED' } });
     await server.db.delete(auditEntries);
-    expect((await api.delete(`/api/listings/${listing.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api.delete(`/api/listings/${listing.id}`, { token: shop.admin.token })).status).toBe(200);
     const entry = await onlyEntry();
-    expect(entry).toMatchObject({ action: 'delete', entityId: listing.id, actorId: admin.id, actorRole: 'SUPER_ADMIN' });
+    expect(entry).toMatchObject({ action: 'delete', entityId: listing.id, actorId: shop.admin.id, actorRole: 'SUPER_ADMIN' });
     expect(entry.changes).toMatchObject({ title: { before: 'Last one', after: null }, status: { before: 'ARCHIVED', after: null } });
   });
 
   it('records a commission change as an update of the listing', async () => {
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id, commissionPercent: null });
-    expect((await api.patch(`/api/commissions/listing/${listing.id}`, { token: admin.token, json: { commissionPercent: 7.5 } })).status).toBe(200);
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, commissionPercent: null });
+    expect((await api.patch(`/api/commissions/listing/${listing.id}`, { token: shop.admin.token, json: { commissionPercent: 7.5 } })).status).toBe(200);
     expect(await onlyEntry()).toMatchObject({ action: 'update', entity: 'listing', entityId: listing.id, changes: { commissionPercent: { before: null, after: 7.5 } } });
   });
 
   it('records category create, update and delete, and each category the default seeding creates', async () => {
-    const createdCategory = await api.post('/api/categories', { token: admin.token, json: { name: 'audit tablets', displayName: 'Tablets' } });
+    const createdCategory = await api.post('/api/categories', { token: shop.admin.token, json: { name: 'audit tablets', displayName: 'Tablets' } });
     expect(createdCategory.status).toBe(201);
     const id = createdCategory.body.data.id;
-    expect((await api.patch(`/api/categories/${id}`, { token: admin.token, json: { displayName: 'Tablets and pads' } })).status).toBe(200);
-    expect((await api.delete(`/api/categories/${id}`, { token: admin.token })).status).toBe(200);
+    expect((await api.patch(`/api/categories/${id}`, { token: shop.admin.token, json: { displayName: 'Tablets and pads' } })).status).toBe(200);
+    expect((await api.delete(`/api/categories/${id}`, { token: shop.admin.token })).status).toBe(200);
     const rows = (await storedEntries()).filter((row) => row.entityId === id).reverse();
     expect(rows.map((row) => row.action)).toEqual(['create', 'update', 'delete']);
     expect(rows[0]!.changes).toMatchObject({ name: { before: null, after: 'AUDIT_TABLETS' }, displayName: { before: null, after: 'Tablets' } });
@@ -107,20 +98,20 @@ describe('audit entries of writes', () => {
     expect(rows[2]!.changes).toMatchObject({ name: { before: 'AUDIT_TABLETS', after: null } });
 
     await server.db.delete(auditEntries);
-    const seeded = await api.get('/api/admin/seed-categories', { token: admin.token });
+    const seeded = await api.get('/api/admin/seed-categories', { token: shop.admin.token });
     expect(seeded.status).toBe(200);
     const seedEntries = await storedEntries();
     expect(seedEntries.map((row) => row.action)).toEqual(seeded.body.data.created.map(() => 'seed'));
     expect(seedEntries.map((row) => (row.changes.name as { after: string }).after).sort()).toEqual([...seeded.body.data.created].sort());
     await server.db.delete(auditEntries);
-    expect((await api.get('/api/admin/seed-categories', { token: admin.token })).status).toBe(200);
+    expect((await api.get('/api/admin/seed-categories', { token: shop.admin.token })).status).toBe(200);
     expect(await storedEntries()).toEqual([]);
   });
 
   it('records the settings keys a write changed, and nothing for a write that changed none', async () => {
-    await api.put('/api/settings', { token: admin.token, json: { siteName: 'Before' } });
+    await api.put('/api/settings', { token: shop.admin.token, json: { siteName: 'Before' } });
     await server.db.delete(auditEntries);
-    expect((await api.put('/api/settings', { token: admin.token, json: { siteName: 'After', location: 'Bole' } })).status).toBe(200);
+    expect((await api.put('/api/settings', { token: shop.admin.token, json: { siteName: 'After', location: 'Bole' } })).status).toBe(200);
     expect(await onlyEntry()).toMatchObject({
       action: 'update',
       entity: 'settings',
@@ -128,14 +119,14 @@ describe('audit entries of writes', () => {
       changes: { siteName: { before: 'Before', after: 'After' }, location: { before: '', after: 'Bole' } },
     });
     await server.db.delete(auditEntries);
-    expect((await api.put('/api/settings', { token: admin.token, json: { siteName: 'After' } })).status).toBe(200);
+    expect((await api.put('/api/settings', { token: shop.admin.token, json: { siteName: 'After' } })).status).toBe(200);
     expect(await storedEntries()).toEqual([]);
   });
 
   it('records an agent code created (its code masked) and revoked', async () => {
-    const code = await api.post('/api/auth/agent-codes', { token: admin.token, json: { name: 'New Agent', maxUses: 3 } });
+    const code = await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: { name: 'New Agent', maxUses: 3 } });
     expect(code.status).toBe(201);
-    expect((await api.delete(`/api/auth/agent-codes/${code.body.data.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api.delete(`/api/auth/agent-codes/${code.body.data.id}`, { token: shop.admin.token })).status).toBe(200);
     const [revoke, create] = await storedEntries();
     expect(create).toMatchObject({ action: 'create', entity: 'agent-code', entityId: code.body.data.id });
     expect(create!.changes).toMatchObject({ code: { before: null, after: '***' }, agentName: { before: null, after: 'New Agent' }, maxUses: { before: null, after: 3 } });
@@ -145,7 +136,7 @@ describe('audit entries of writes', () => {
 
   it('records an agent removed with the account as it was', async () => {
     const leaving = await buildAgent(server.db, { email: 'leaving@example.com', name: 'Leaving Agent' });
-    expect((await api.delete(`/api/auth/agents/${leaving.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api.delete(`/api/auth/agents/${leaving.id}`, { token: shop.admin.token })).status).toBe(200);
     expect(await onlyEntry()).toMatchObject({
       action: 'delete',
       entity: 'agent',
@@ -155,21 +146,21 @@ describe('audit entries of writes', () => {
   });
 
   it('records a profile change of the caller as an update of the user', async () => {
-    expect((await api.put('/api/auth/me', { token: otherAgent.token, json: { phone: '+251911222333', website: 'https://agent.example' } })).status).toBe(200);
+    expect((await api.put('/api/auth/me', { token: shop.otherAgent.token, json: { phone: '+251911222333', website: 'https://agent.example' } })).status).toBe(200);
     expect(await onlyEntry()).toMatchObject({
-      actorId: otherAgent.id,
+      actorId: shop.otherAgent.id,
       action: 'update',
       entity: 'user',
-      entityId: otherAgent.id,
+      entityId: shop.otherAgent.id,
       changes: { phone: { after: '+251911222333' }, website: { before: null, after: 'https://agent.example' } },
     });
   });
 
   it('records the channel config created and changed by its platform, the bot token only as "***"', async () => {
-    const createdConfig = await api.post('/api/syndication/config', { token: admin.token, json: { platform: 'AUDITCHAT', botToken: BOT_TOKEN, channelId: '@auditchannel' } });
+    const createdConfig = await api.post('/api/syndication/config', { token: shop.admin.token, json: { platform: 'AUDITCHAT', botToken: BOT_TOKEN, channelId: '@auditchannel' } });
     expect(createdConfig.status).toBe(201);
-    expect((await api.post('/api/syndication/config', { token: admin.token, json: { platform: 'AUDITCHAT', isActive: false } })).status).toBe(200);
-    expect((await api.delete('/api/syndication/config/AUDITCHAT', { token: admin.token })).status).toBe(200);
+    expect((await api.post('/api/syndication/config', { token: shop.admin.token, json: { platform: 'AUDITCHAT', isActive: false } })).status).toBe(200);
+    expect((await api.delete('/api/syndication/config/AUDITCHAT', { token: shop.admin.token })).status).toBe(200);
     const [removed, changed, made] = await storedEntries();
     expect(made).toMatchObject({ action: 'create', entity: 'syndication-config', entityId: 'AUDITCHAT' });
     expect(made!.changes).toMatchObject({ botToken: { before: null, after: '***' }, channelId: { before: null, after: '@auditchannel' } });
@@ -178,25 +169,25 @@ describe('audit entries of writes', () => {
   });
 
   it('never holds a bot token, password, agent code or token, whatever the writes carried', async () => {
-    const code = await api.post('/api/auth/agent-codes', { token: admin.token, json: { name: 'Secret Keeper' } });
-    await api.post('/api/syndication/config', { token: admin.token, json: { platform: 'SECRETCHAT', botToken: BOT_TOKEN, channelId: '@secretchannel' } });
-    await api.post('/api/syndication/config', { token: admin.token, json: { platform: 'SECRETCHAT', botToken: `${BOT_TOKEN}Changed` } });
-    await api.put('/api/auth/me', { token: admin.token, json: { email: 'audit-admin-new@example.com', currentPassword: admin.password } });
-    await api.put('/api/auth/me', { token: admin.token, json: { email: 'audit-admin@example.com', currentPassword: admin.password } });
+    const code = await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: { name: 'Secret Keeper' } });
+    await api.post('/api/syndication/config', { token: shop.admin.token, json: { platform: 'SECRETCHAT', botToken: BOT_TOKEN, channelId: '@secretchannel' } });
+    await api.post('/api/syndication/config', { token: shop.admin.token, json: { platform: 'SECRETCHAT', botToken: `${BOT_TOKEN}Changed` } });
+    await api.put('/api/auth/me', { token: shop.admin.token, json: { email: 'audit-admin-new@example.com', currentPassword: shop.admin.password } });
+    await api.put('/api/auth/me', { token: shop.admin.token, json: { email: shop.admin.email, currentPassword: shop.admin.password } });
     const trail = JSON.stringify(await storedEntries());
     expect((await storedEntries()).length).toBeGreaterThanOrEqual(5);
-    for (const secret of [BOT_TOKEN, code.body.data.code, admin.password, admin.token, agent.token]) expect(trail).not.toContain(secret);
+    for (const secret of [BOT_TOKEN, code.body.data.code, shop.admin.password, shop.admin.token, shop.agent.token]) expect(trail).not.toContain(secret);
   });
 });
 
 describe('refused writes', () => {
   it('leave no entry: another agent\'s listing, an invalid body, a sale without stock, a category in use', async () => {
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id, stockQuantity: 0, status: 'PENDING' });
-    expect((await api.patch(`/api/listings/${listing.id}`, { token: otherAgent.token, json: { title: 'Mine now' } })).status).toBe(403);
-    expect((await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { price: -5 } })).status).toBe(400);
-    expect((await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD' } })).status).toBe(409);
-    expect((await api.delete(`/api/categories/${categoryId}`, { token: admin.token })).status).toBe(409);
-    expect((await api.put('/api/settings', { token: agent.token, json: { siteName: 'Agent shop' } })).status).toBe(403);
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, stockQuantity: 0, status: 'PENDING' });
+    expect((await api.patch(`/api/listings/${listing.id}`, { token: shop.otherAgent.token, json: { title: 'Mine now' } })).status).toBe(403);
+    expect((await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { price: -5 } })).status).toBe(400);
+    expect((await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { status: 'SOLD' } })).status).toBe(409);
+    expect((await api.delete(`/api/categories/${shop.category.id}`, { token: shop.admin.token })).status).toBe(409);
+    expect((await api.put('/api/settings', { token: shop.agent.token, json: { siteName: 'Agent shop' } })).status).toBe(403);
     expect(await storedEntries()).toEqual([]);
     const [unchanged] = await server.db.select().from(listings).where(eq(listings.id, listing.id));
     expect(unchanged).toMatchObject({ title: listing.title, status: 'PENDING', stockQuantity: 0 });
@@ -209,24 +200,24 @@ describe('GET /api/admin/audit', () => {
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
     const listingId = '11111111-1111-4111-8111-111111111111';
     await server.db.insert(auditEntries).values([
-      { at: at(50), actorId: agent.id, actorRole: 'AGENT', actorEmail: agent.email, action: 'create', entity: 'listing', entityId: listingId, changes: { title: { before: null, after: 'A' } }, requestId: 'r1', ip: '10.0.0.1' },
-      { at: at(40), actorId: agent.id, actorRole: 'AGENT', actorEmail: agent.email, action: 'update', entity: 'listing', entityId: listingId, changes: { price: { before: 1, after: 2 } }, requestId: 'r2', ip: '10.0.0.1' },
-      { at: at(30), actorId: admin.id, actorRole: 'SUPER_ADMIN', actorEmail: admin.email, action: 'update', entity: 'settings', entityId: null, changes: { siteName: { before: '', after: 'S' } }, requestId: 'r3', ip: '10.0.0.2' },
-      { at: at(20), actorId: admin.id, actorRole: 'SUPER_ADMIN', actorEmail: admin.email, action: 'delete', entity: 'listing', entityId: listingId, changes: {}, requestId: 'r4', ip: '10.0.0.2' },
+      { at: at(50), actorId: shop.agent.id, actorRole: 'AGENT', actorEmail: shop.agent.email, action: 'create', entity: 'listing', entityId: listingId, changes: { title: { before: null, after: 'A' } }, requestId: 'r1', ip: '10.0.0.1' },
+      { at: at(40), actorId: shop.agent.id, actorRole: 'AGENT', actorEmail: shop.agent.email, action: 'update', entity: 'listing', entityId: listingId, changes: { price: { before: 1, after: 2 } }, requestId: 'r2', ip: '10.0.0.1' },
+      { at: at(30), actorId: shop.admin.id, actorRole: 'SUPER_ADMIN', actorEmail: shop.admin.email, action: 'update', entity: 'settings', entityId: null, changes: { siteName: { before: '', after: 'S' } }, requestId: 'r3', ip: '10.0.0.2' },
+      { at: at(20), actorId: shop.admin.id, actorRole: 'SUPER_ADMIN', actorEmail: shop.admin.email, action: 'delete', entity: 'listing', entityId: listingId, changes: {}, requestId: 'r4', ip: '10.0.0.2' },
     ]);
     return { listingId, at };
   }
 
   it('answers the entries newest first in the documented shape, paginated', async () => {
     await seedTrail();
-    const response = await api.get('/api/admin/audit?limit=3', { token: admin.token });
+    const response = await api.get('/api/admin/audit?limit=3', { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body.pagination).toEqual({ page: 1, limit: 3, total: 4, totalPages: 2, totalExact: true });
     expect(response.body.data.map((entry: { requestId: string }) => entry.requestId)).toEqual(['r4', 'r3', 'r2']);
     expect(response.body.data[1]).toEqual({
       id: expect.any(String),
       at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
-      actor: { id: admin.id, role: 'SUPER_ADMIN', email: admin.email },
+      actor: { id: shop.admin.id, role: 'SUPER_ADMIN', email: shop.admin.email },
       action: 'update',
       entity: 'settings',
       entityId: null,
@@ -234,35 +225,39 @@ describe('GET /api/admin/audit', () => {
       requestId: 'r3',
       ip: '10.0.0.2',
     });
-    const second = await api.get('/api/admin/audit?limit=3&page=2', { token: admin.token });
+    const second = await api.get('/api/admin/audit?limit=3&page=2', { token: shop.admin.token });
     expect(second.body.data.map((entry: { requestId: string }) => entry.requestId)).toEqual(['r1']);
   });
 
   it('filters by entity, entityId, actorId, action and a time window', async () => {
     const { listingId, at } = await seedTrail();
     const ids = async (query: string) =>
-      (await api.get(`/api/admin/audit?${query}`, { token: admin.token })).body.data.map((entry: { requestId: string }) => entry.requestId);
+      (await api.get(`/api/admin/audit?${query}`, { token: shop.admin.token })).body.data.map((entry: { requestId: string }) => entry.requestId);
     expect(await ids('entity=settings')).toEqual(['r3']);
     expect(await ids(`entity=listing&entityId=${listingId}`)).toEqual(['r4', 'r2', 'r1']);
-    expect(await ids(`actorId=${agent.id}`)).toEqual(['r2', 'r1']);
+    expect(await ids(`actorId=${shop.agent.id}`)).toEqual(['r2', 'r1']);
     expect(await ids('action=update')).toEqual(['r3', 'r2']);
     expect(await ids(`from=${encodeURIComponent(at(45).toISOString())}&to=${encodeURIComponent(at(25).toISOString())}`)).toEqual(['r3', 'r2']);
     expect(await ids('entity=agent')).toEqual([]);
   });
 
   it('refuses bad filters with 400 and a detail for each', async () => {
-    const response = await api.get('/api/admin/audit?entity=invoice&actorId=nope&from=yesterday&limit=0', { token: admin.token });
+    const response = await api.get('/api/admin/audit?entity=invoice&actorId=nope&from=yesterday&limit=0', { token: shop.admin.token });
     expect(response.status).toBe(400);
     expect(response.body.success).toBe(false);
     expect(response.body.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['actorId', 'entity', 'from', 'limit']);
-    const backwards = await api.get('/api/admin/audit?from=2026-05-02&to=2026-05-01', { token: admin.token });
+    const backwards = await api.get('/api/admin/audit?from=2026-05-02&to=2026-05-01', { token: shop.admin.token });
     expect(backwards.status).toBe(400);
     expect(backwards.body.details).toEqual([{ field: 'to', message: 'must not be before from', received: 'object' }]);
   });
 
   it('is for administrators only: an agent is 403, no token 401', async () => {
-    expect((await api.get('/api/admin/audit', { token: agent.token })).status).toBe(403);
-    expect((await api.get('/api/admin/audit')).status).toBe(401);
+    const asAgent = await api.get('/api/admin/audit', { token: shop.agent.token });
+    expect(asAgent.status).toBe(403);
+    expect(asAgent.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
+    const anonymous = await api.get('/api/admin/audit');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
   });
 });
 

@@ -111,5 +111,6 @@ describe('DELETE /api/auth/agents/:id', () => {
     expect(missing.body.error).toBe(`Agent with id "${unknown}" not found`);
     const malformed = await api.delete('/api/auth/agents/not-a-uuid', { token: shop.admin.token });
     expect(malformed.status).toBe(400);
+    expect(malformed.body.details).toEqual([{ field: 'id', message: 'must be a valid UUID', received: 'not-a-uuid' }]);
   });
 });

@@ -64,7 +64,9 @@ describe('POST /api/auth/login: errors', () => {
   it('does not accept the password of another account', async () => {
     const first = await buildAgent(server.db, { password: 'first-password' });
     await buildAgent(server.db, { password: 'second-password' });
-    expect((await login({ email: first.email, password: 'second-password' })).status).toBe(401);
+    const response = await login({ email: first.email, password: 'second-password' });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, code: 'INVALID_CREDENTIALS', error: 'Invalid email or password' });
   });
 
   it.each([
@@ -99,9 +101,15 @@ describe('POST /api/auth/login: rate limit', () => {
   it('counts per e-mail and address: the same account from another address still signs in', async () => {
     const agent = await buildAgent(server.db);
     for (let i = 0; i < 11; i += 1) await login({ email: agent.email, password: 'wrong-password' }, '192.0.2.20');
-    expect((await login({ email: agent.email, password: agent.password }, '192.0.2.20')).status).toBe(429);
-    expect((await login({ email: agent.email, password: agent.password }, '192.0.2.21')).status).toBe(200);
+    const held = await login({ email: agent.email, password: agent.password }, '192.0.2.20');
+    expect(held.status).toBe(429);
+    expect(held.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
+    const elsewhere = await login({ email: agent.email, password: agent.password }, '192.0.2.21');
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.data.user.id).toBe(agent.id);
     const other = await buildAgent(server.db);
-    expect((await login({ email: other.email, password: other.password }, '192.0.2.20')).status).toBe(200);
+    const otherAccount = await login({ email: other.email, password: other.password }, '192.0.2.20');
+    expect(otherAccount.status).toBe(200);
+    expect(otherAccount.body.data.user.id).toBe(other.id);
   });
 });

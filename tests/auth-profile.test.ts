@@ -223,5 +223,7 @@ describe('PUT /api/auth/me: errors', () => {
     const agent = await buildAgent(server.db);
     const response = await api.put('/api/auth/me', { token: agent.token, raw: 'name=x', headers: { 'content-type': 'text/plain' } });
     expect(response.status).toBe(415);
+    expect(response.body).toEqual({ success: false, code: 'UNSUPPORTED_MEDIA_TYPE', error: 'Content-Type must be multipart/form-data or application/json' });
+    expect((await stored(agent)).name).toBe(agent.name);
   });
 });

@@ -103,8 +103,11 @@ describe('authorization effects', () => {
     await server.db.update(users).set({ role: 'AGENT' }).where(eq(users.id, demoted.id));
     const response = await api.get('/api/auth/agents', { token: demoted.token });
     expect(response.status).toBe(403);
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
     const promotedClaims = await signToken({ id: agent.id, email: agent.email, role: 'SUPER_ADMIN' });
-    expect((await api.get('/api/auth/agent-codes', { token: promotedClaims })).status).toBe(403);
+    const promoted = await api.get('/api/auth/agent-codes', { token: promotedClaims });
+    expect(promoted.status).toBe(403);
+    expect(promoted.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
   });
 
   it('leaves nothing changed when an agent tries the administrators\' writes', async () => {

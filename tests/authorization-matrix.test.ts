@@ -7,8 +7,9 @@ import { listings, notifications, syndicationLogs, users } from '../lib/db/schem
 import { notify } from '../lib/notifications/notify.js';
 import type { RouteHandler } from '../lib/http/route.js';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
-import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
+import { buildListing } from './support/catalog-factories.js';
+import { buildAgent, expiredToken } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 /**
@@ -37,15 +38,12 @@ function concretePath(pattern: string): string {
 const CRON_SECRET = 'the-scheduler-secret-of-this-matrix';
 const server = useTestServer({ MESSENGER_API_ROOT: 'http://127.0.0.1:9', RESEND_BASE_URL: 'http://127.0.0.1:9', CRON_SECRET });
 const api = server.api;
-let admin: TestUser;
-let agent: TestUser;
+const shop = useShop(server);
 let expired: string;
 let deletedUserToken: string;
 
 beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db);
-  expired = await expiredToken(agent);
+  expired = await expiredToken(shop.agent);
   const doomed = await buildAgent(server.db);
   deletedUserToken = doomed.token;
   await server.db.delete(users).where(eq(users.id, doomed.id));
@@ -64,7 +62,7 @@ describe.each(endpoints)('$method $pattern ($access)', ({ method, pattern, acces
 
   if (access === 'cron') {
     it("answers only the scheduler's secret: no token, a user's token, an administrator's or a wrong secret get 401", async () => {
-      for (const token of [undefined, agent.token, admin.token, 'not-the-secret', `${CRON_SECRET}x`]) {
+      for (const token of [undefined, shop.agent.token, shop.admin.token, 'not-the-secret', `${CRON_SECRET}x`]) {
         const response = await call(token);
         expect(response.status).toBe(401);
         expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Only the scheduler may call this' });
@@ -110,7 +108,7 @@ describe.each(endpoints)('$method $pattern ($access)', ({ method, pattern, acces
   });
 
   it(access === 'admin' ? 'refuses an agent' : 'lets an agent past authentication', async () => {
-    const response = await call(agent.token);
+    const response = await call(shop.agent.token);
     if (access === 'admin') {
       expect(response.status).toBe(403);
       expect(response.body.error).toBe('Role "AGENT" is not authorized for this resource');
@@ -122,7 +120,7 @@ describe.each(endpoints)('$method $pattern ($access)', ({ method, pattern, acces
   });
 
   it('lets an administrator past authentication', async () => {
-    const response = await call(admin.token);
+    const response = await call(shop.admin.token);
     expect(response.status).not.toBe(401);
     expect(response.status).not.toBe(403);
     expect(response.status).toBeLessThan(500);
@@ -150,14 +148,11 @@ const SHARED_RESOURCES = new Set(['/api/syndication/config/:platform']);
 
 describe('another agent on the first agent\'s resources', () => {
   let fixtures: OwnedFixtures;
-  let otherAgent: TestUser;
 
   beforeAll(async () => {
-    otherAgent = await buildAgent(server.db);
-    const category = await buildCategory(server.db);
-    const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id, stockQuantity: 3 });
-    await notify(server.db, [{ userId: agent.id, type: 'LISTING_CREATED', title: 'Listing created', data: { listingId: listing.id } }]);
-    const [notification] = await server.db.select().from(notifications).where(eq(notifications.userId, agent.id));
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, stockQuantity: 3 });
+    await notify(server.db, [{ userId: shop.agent.id, type: 'LISTING_CREATED', title: 'Listing created', data: { listingId: listing.id } }]);
+    const [notification] = await server.db.select().from(notifications).where(eq(notifications.userId, shop.agent.id));
     const [log] = await server.db
       .insert(syndicationLogs)
       .values({ listingId: listing.id, platform: 'MESSENGER', status: 'FAILED', errorMessage: 'channel down' })
@@ -174,7 +169,7 @@ describe('another agent on the first agent\'s resources', () => {
   it.each(owned)('$method $pattern answers 403 and changes nothing', async ({ method, pattern }) => {
     const before = await server.db.select().from(listings).where(eq(listings.id, fixtures.listingId));
     const target = pattern.replace(/:\w+/, OWNED_RESOURCES[pattern]!(fixtures));
-    const response = await api.send(method, target, { token: otherAgent.token, json: method === 'GET' || method === 'DELETE' ? undefined : { status: 'SOLD' } });
+    const response = await api.send(method, target, { token: shop.otherAgent.token, json: method === 'GET' || method === 'DELETE' ? undefined : { status: 'SOLD' } });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
     const after = await server.db.select().from(listings).where(eq(listings.id, fixtures.listingId));

@@ -2,20 +2,15 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listings, users } from '../lib/db/schema.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
+import { buildAdmin, expiredToken } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
 const server = useTestServer();
 const api = server.api;
-let admin: TestUser;
-let agent: TestUser;
-
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db, { name: 'Abel Agent', phone: '+251911000001' });
-});
+const shop = useShop(server);
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
@@ -31,7 +26,7 @@ describe('on an empty database', () => {
   });
 
   it('reports zero asset statistics', async () => {
-    const response = await api.get('/api/commissions/asset-stats', { token: admin.token });
+    const response = await api.get('/api/commissions/asset-stats', { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       success: true,
@@ -40,7 +35,7 @@ describe('on an empty database', () => {
   });
 
   it('reports a zero commission summary', async () => {
-    const response = await api.get('/api/commissions/summary', { token: admin.token });
+    const response = await api.get('/api/commissions/summary', { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       success: true,
@@ -49,7 +44,7 @@ describe('on an empty database', () => {
   });
 
   it('lists no listings', async () => {
-    const response = await api.get('/api/commissions/listings', { token: admin.token });
+    const response = await api.get('/api/commissions/listings', { token: shop.admin.token });
     expect(response.body).toEqual({ success: true, data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0, totalExact: true } });
   });
 });
@@ -73,7 +68,7 @@ describe('on a known data set', () => {
     for (const [index, [key, categoryId, status, price, stockQuantity, commissionPercent]] of rows.entries()) {
       made[key] = await buildListing(server.db, {
         categoryId,
-        agentId: key === 'l2' ? null : agent.id,
+        agentId: key === 'l2' ? null : shop.agent.id,
         title: `Listing ${key}`,
         status,
         price,
@@ -89,7 +84,7 @@ describe('on a known data set', () => {
 
   describe('GET /api/commissions/asset-stats', () => {
     it('totals every listing and breaks them down by category, largest first', async () => {
-      const response = await api.get('/api/commissions/asset-stats', { token: admin.token });
+      const response = await api.get('/api/commissions/asset-stats', { token: shop.admin.token });
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual({
         totalAssets: 6,
@@ -127,7 +122,7 @@ describe('on a known data set', () => {
 
   describe('GET /api/commissions/summary', () => {
     it('sums the commissions of listings that have one, rounded to the cent', async () => {
-      const response = await api.get('/api/commissions/summary', { token: admin.token });
+      const response = await api.get('/api/commissions/summary', { token: shop.admin.token });
       expect(response.status).toBe(200);
       // 100 + 25.025 + 12.49875 + 108.75 + 20; SOLD 25.025; AVAILABLE and PENDING 100 + 108.75 + 20
       expect(response.body.data).toEqual({
@@ -142,7 +137,7 @@ describe('on a known data set', () => {
 
   describe('GET /api/commissions/listings', () => {
     it('lists every listing newest first with its category, agent and commission amount', async () => {
-      const response = await api.get('/api/commissions/listings', { token: admin.token });
+      const response = await api.get('/api/commissions/listings', { token: shop.admin.token });
       expect(response.status).toBe(200);
       expect(ids(response.body)).toEqual(newestFirst());
       expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 6, totalPages: 1, totalExact: true });
@@ -160,7 +155,7 @@ describe('on a known data set', () => {
         attributes: p1.attributes,
         customTelegramCaption: null,
         categoryId: phones.id,
-        agentId: agent.id,
+        agentId: shop.agent.id,
         viewsCount: 0,
         inquiryClicks: 0,
         stockQuantity: 2,
@@ -168,37 +163,37 @@ describe('on a known data set', () => {
         createdAt: p1.createdAt.toISOString(),
         updatedAt: p1.updatedAt.toISOString(),
         category: { id: phones.id, name: 'PHONES', displayName: 'Phones', icon: 'smartphone' },
-        agent: { id: agent.id, name: 'Abel Agent', phone: '+251911000001' },
+        agent: { id: shop.agent.id, name: shop.agent.name, phone: shop.agent.phone },
         commissionAmount: 100,
       });
       expect(response.body.data[0]).toMatchObject({ id: made.l2!.id, agent: null, commissionPercent: 2.5, commissionAmount: 20 });
     });
 
     it('rounds the commission amount to the cent, half up', async () => {
-      const response = await api.get('/api/commissions/listings?status=SOLD', { token: admin.token });
+      const response = await api.get('/api/commissions/listings?status=SOLD', { token: shop.admin.token });
       expect(ids(response.body)).toEqual([made.p2!.id]);
       expect(response.body.data[0]).toMatchObject({ price: 500.5, commissionPercent: 5, commissionAmount: 25.03 });
     });
 
     it('filters listings with a commission set or unset', async () => {
-      const set = await api.get('/api/commissions/listings?commissionFilter=set', { token: admin.token });
+      const set = await api.get('/api/commissions/listings?commissionFilter=set', { token: shop.admin.token });
       expect(ids(set.body)).toEqual(newestFirst().filter((id) => id !== made.p3!.id));
       expect(set.body.pagination.total).toBe(5);
-      const unset = await api.get('/api/commissions/listings?commissionFilter=unset', { token: admin.token });
+      const unset = await api.get('/api/commissions/listings?commissionFilter=unset', { token: shop.admin.token });
       expect(ids(unset.body)).toEqual([made.p3!.id]);
       expect(unset.body.data[0]).toMatchObject({ commissionPercent: null, commissionAmount: null });
-      const all = await api.get('/api/commissions/listings?commissionFilter=all', { token: admin.token });
+      const all = await api.get('/api/commissions/listings?commissionFilter=all', { token: shop.admin.token });
       expect(ids(all.body)).toEqual(newestFirst());
     });
 
     it('combines the status filter with the commission filter', async () => {
-      const response = await api.get('/api/commissions/listings?status=PENDING&commissionFilter=set', { token: admin.token });
+      const response = await api.get('/api/commissions/listings?status=PENDING&commissionFilter=set', { token: shop.admin.token });
       expect(ids(response.body)).toEqual([made.l2!.id]);
       expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 1, totalPages: 1, totalExact: true });
     });
 
     it('pages with page and limit', async () => {
-      const response = await api.get('/api/commissions/listings?limit=4&page=2', { token: admin.token });
+      const response = await api.get('/api/commissions/listings?limit=4&page=2', { token: shop.admin.token });
       expect(ids(response.body)).toEqual(newestFirst().slice(4));
       expect(response.body.pagination).toEqual({ page: 2, limit: 4, total: 6, totalPages: 2, totalExact: true });
     });
@@ -211,7 +206,7 @@ describe('on a known data set', () => {
         ['page=0', 'page', 'must be at least 1'],
       ];
       for (const [query, field, message] of cases) {
-        const response = await api.get(`/api/commissions/listings?${query}`, { token: admin.token });
+        const response = await api.get(`/api/commissions/listings?${query}`, { token: shop.admin.token });
         expect(response.status).toBe(400);
         expect(response.body.details[0]).toMatchObject({ field, message });
       }
@@ -228,8 +223,8 @@ describe('PATCH /api/commissions/listing/:id', () => {
 
   describe('happy', () => {
     it('sets the percent and answers the listing with its commission amount', async () => {
-      const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id, price: 999.99 });
-      const response = await api.patch(`/api/commissions/listing/${listing.id}`, { token: admin.token, json: { commissionPercent: 12.5 } });
+      const listing = await buildListing(server.db, { categoryId: category.id, agentId: shop.agent.id, price: 999.99 });
+      const response = await api.patch(`/api/commissions/listing/${listing.id}`, { token: shop.admin.token, json: { commissionPercent: 12.5 } });
       expect(response.status).toBe(200);
       expect(response.body.data).toMatchObject({
         id: listing.id,
@@ -237,7 +232,7 @@ describe('PATCH /api/commissions/listing/:id', () => {
         commissionPercent: 12.5,
         commissionAmount: 125,
         category: { id: category.id, name: 'PATCHED', displayName: 'Patched', icon: 'tablet' },
-        agent: { id: agent.id, name: 'Abel Agent', phone: '+251911000001' },
+        agent: { id: shop.agent.id, name: shop.agent.name, phone: shop.agent.phone },
       });
       const stored = await storedPercent(listing.id);
       expect(stored.commissionPercent).toBe(12.5);
@@ -246,7 +241,7 @@ describe('PATCH /api/commissions/listing/:id', () => {
 
     it('clears the percent with null', async () => {
       const listing = await buildListing(server.db, { categoryId: category.id, commissionPercent: 8 });
-      const response = await api.patch(`/api/commissions/listing/${listing.id}`, { token: admin.token, json: { commissionPercent: null } });
+      const response = await api.patch(`/api/commissions/listing/${listing.id}`, { token: shop.admin.token, json: { commissionPercent: null } });
       expect(response.status).toBe(200);
       expect(response.body.data).toMatchObject({ id: listing.id, commissionPercent: null, commissionAmount: null });
       expect((await storedPercent(listing.id)).commissionPercent).toBeNull();
@@ -255,7 +250,7 @@ describe('PATCH /api/commissions/listing/:id', () => {
     it('accepts the bounds 0 and 100', async () => {
       const listing = await buildListing(server.db, { categoryId: category.id, price: 40 });
       for (const percent of [0, 100]) {
-        const response = await api.patch(`/api/commissions/listing/${listing.id}`, { token: admin.token, json: { commissionPercent: percent } });
+        const response = await api.patch(`/api/commissions/listing/${listing.id}`, { token: shop.admin.token, json: { commissionPercent: percent } });
         expect(response.status).toBe(200);
         expect(response.body.data).toMatchObject({ commissionPercent: percent, commissionAmount: (40 * percent) / 100 });
         expect((await storedPercent(listing.id)).commissionPercent).toBe(percent);
@@ -263,10 +258,10 @@ describe('PATCH /api/commissions/listing/:id', () => {
     });
 
     it('is reflected in the summary', async () => {
-      const before = (await api.get('/api/commissions/summary', { token: admin.token })).body.data;
+      const before = (await api.get('/api/commissions/summary', { token: shop.admin.token })).body.data;
       const listing = await buildListing(server.db, { categoryId: category.id, price: 200, status: 'SOLD' });
-      await api.patch(`/api/commissions/listing/${listing.id}`, { token: admin.token, json: { commissionPercent: 10 } });
-      const after = (await api.get('/api/commissions/summary', { token: admin.token })).body.data;
+      await api.patch(`/api/commissions/listing/${listing.id}`, { token: shop.admin.token, json: { commissionPercent: 10 } });
+      const after = (await api.get('/api/commissions/summary', { token: shop.admin.token })).body.data;
       expect(after.totalListings).toBe(before.totalListings + 1);
       expect(after.collectedCommission).toBeCloseTo(before.collectedCommission + 20, 2);
     });
@@ -283,7 +278,7 @@ describe('PATCH /api/commissions/listing/:id', () => {
 
     it('rejects a percent outside 0..100, with more than 2 decimals or not a number, and keeps the stored one', async () => {
       for (const commissionPercent of [-1, 100.01, 12.345, '10', true]) {
-        const response = await api.patch(`/api/commissions/listing/${listing.id}`, { token: admin.token, json: { commissionPercent } });
+        const response = await api.patch(`/api/commissions/listing/${listing.id}`, { token: shop.admin.token, json: { commissionPercent } });
         expect(response.status).toBe(400);
         expect(response.body.details).toEqual([{ field: 'commissionPercent', message: PERCENT_MESSAGE, received: commissionPercent }]);
       }
@@ -291,19 +286,19 @@ describe('PATCH /api/commissions/listing/:id', () => {
     });
 
     it('rejects a body without commissionPercent', async () => {
-      const response = await api.patch(`/api/commissions/listing/${listing.id}`, { token: admin.token, json: {} });
+      const response = await api.patch(`/api/commissions/listing/${listing.id}`, { token: shop.admin.token, json: {} });
       expect(response.status).toBe(400);
       expect(response.body.details).toEqual([{ field: 'commissionPercent', message: 'is required' }]);
     });
 
     it('answers 404 for an unknown listing', async () => {
-      const response = await api.patch(`/api/commissions/listing/${MISSING_ID}`, { token: admin.token, json: { commissionPercent: 5 } });
+      const response = await api.patch(`/api/commissions/listing/${MISSING_ID}`, { token: shop.admin.token, json: { commissionPercent: 5 } });
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Listing with id "${MISSING_ID}" not found` });
     });
 
     it('answers 400 for an id that is not a UUID', async () => {
-      const response = await api.patch('/api/commissions/listing/42', { token: admin.token, json: { commissionPercent: 5 } });
+      const response = await api.patch('/api/commissions/listing/42', { token: shop.admin.token, json: { commissionPercent: 5 } });
       expect(response.status).toBe(400);
       expect(response.body.details).toEqual([{ field: 'id', message: 'must be a valid UUID', received: '42' }]);
     });
@@ -316,9 +311,8 @@ describe('security: administrators only', () => {
   let deletedAdminToken: string;
 
   beforeAll(async () => {
-    const category = await buildCategory(server.db, { name: 'GUARDED', displayName: 'Guarded' });
-    listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id, commissionPercent: 4 });
-    expired = await expiredToken(admin);
+    listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, commissionPercent: 4 });
+    expired = await expiredToken(shop.admin);
     const gone = await buildAdmin(server.db);
     deletedAdminToken = gone.token;
     await server.db.delete(users).where(eq(users.id, gone.id));
@@ -339,7 +333,7 @@ describe('security: administrators only', () => {
     { caller: 'a malformed token', headers: { authorization: 'Bearer not.a.jwt' }, status: 401, error: 'Invalid token' },
     { caller: 'an expired token', headers: { authorization: `Bearer ${expired}` }, status: 401, error: 'Token has expired' },
     { caller: "a deleted user's token", headers: { authorization: `Bearer ${deletedAdminToken}` }, status: 401, error: 'User no longer exists' },
-    { caller: "an agent's token", headers: { authorization: `Bearer ${agent.token}` }, status: 403, error: 'Role "AGENT" is not authorized for this resource' },
+    { caller: "an agent's token", headers: { authorization: `Bearer ${shop.agent.token}` }, status: 403, error: 'Role "AGENT" is not authorized for this resource' },
   ];
 
   for (const request of requests) {

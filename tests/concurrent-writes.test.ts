@@ -1,10 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { settings } from '../lib/db/schema.js';
 import { inTransaction } from '../lib/db/transaction.js';
 import { databaseErrorToApiError } from '../lib/http/database-errors.js';
 import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import type { TestUser } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 /**
@@ -15,13 +16,7 @@ import { useTestServer } from './support/test-server.js';
  */
 const server = useTestServer({ DATABASE_CONNECT_TIMEOUT_MS: '30000' });
 const api = server.api;
-let admin: TestUser;
-let agents: TestUser[];
-
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agents = [await buildAgent(server.db), await buildAgent(server.db)];
-});
+const shop = useShop(server);
 
 async function rows(query: ReturnType<typeof sql>): Promise<unknown[]> {
   return ((await server.db.execute(query)) as unknown as { rows: unknown[] }).rows;
@@ -78,14 +73,14 @@ function statuses(responses: Array<{ status: number }>): Record<number, number> 
 describe('concurrent writes to listings of one category', { timeout: 120_000 }, () => {
   it('flips 200 listings between AVAILABLE and PENDING in opposite directions at once, four rounds: all 200, totals exact', async () => {
     const category = await buildCategory(server.db);
-    const listings = await listingsOf(200, category.id, agents[0]!, (index) => (index % 2 ? 'PENDING' : 'AVAILABLE'));
+    const listings = await listingsOf(200, category.id, shop.agent, (index) => (index % 2 ? 'PENDING' : 'AVAILABLE'));
     const current = new Map(listings.map((listing) => [listing.id, listing.status]));
     for (let round = 0; round < 4; round += 1) {
       const responses = await Promise.all(
         listings.map((listing) => {
           const next = current.get(listing.id) === 'AVAILABLE' ? 'PENDING' : 'AVAILABLE';
           current.set(listing.id, next);
-          return api.patch(`/api/listings/${listing.id}`, { token: admin.token, json: { status: next } });
+          return api.patch(`/api/listings/${listing.id}`, { token: shop.admin.token, json: { status: next } });
         }),
       );
       expect(statuses(responses)).toEqual({ 200: 200 });
@@ -96,6 +91,7 @@ describe('concurrent writes to listings of one category', { timeout: 120_000 }, 
 
   it('lets two agents flip status and change price on their own 100 listings each, all at once: all 200, totals exact', async () => {
     const category = await buildCategory(server.db);
+    const agents = [shop.agent, shop.otherAgent];
     const own = await Promise.all(agents.map((agent, which) => listingsOf(100, category.id, agent, (index) => ((index + which) % 2 ? 'PENDING' : 'AVAILABLE'))));
     const responses = await Promise.all(
       own.flatMap((listings, which) =>
@@ -112,11 +108,11 @@ describe('concurrent writes to listings of one category', { timeout: 120_000 }, 
 
   it('moves 400 listings between two categories in both directions at once: all 200, totals exact', async () => {
     const [first, second] = [await buildCategory(server.db), await buildCategory(server.db, { schemaRules: PHONE_RULES })];
-    const inFirst = await listingsOf(200, first.id, agents[0]!, () => 'AVAILABLE');
-    const inSecond = await listingsOf(200, second.id, agents[1]!, () => 'AVAILABLE');
+    const inFirst = await listingsOf(200, first.id, shop.agent, () => 'AVAILABLE');
+    const inSecond = await listingsOf(200, second.id, shop.otherAgent, () => 'AVAILABLE');
     const responses = await Promise.all([
-      ...inFirst.map((listing) => api.patch(`/api/listings/${listing.id}`, { token: admin.token, json: { categoryId: second.id } })),
-      ...inSecond.map((listing) => api.patch(`/api/listings/${listing.id}`, { token: admin.token, json: { categoryId: first.id } })),
+      ...inFirst.map((listing) => api.patch(`/api/listings/${listing.id}`, { token: shop.admin.token, json: { categoryId: second.id } })),
+      ...inSecond.map((listing) => api.patch(`/api/listings/${listing.id}`, { token: shop.admin.token, json: { categoryId: first.id } })),
     ]);
     expect(statuses(responses)).toEqual({ 200: 400 });
     const { kept, recounted } = await keptAndRecounted();

@@ -6,11 +6,11 @@ import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { agentCodes, listings, notifications, users } from '../lib/db/schema.js';
-import { buildCategory, buildListing } from './support/catalog-factories.js';
+import { buildListing } from './support/catalog-factories.js';
 import { makeTempDir, testPostgresUrl } from './support/databases.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { startServerProcess } from './support/server-process.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 /** A TCP proxy that can be stopped (connections cut, port closed) and started again on the same port. */
@@ -83,19 +83,13 @@ function storedFiles(dir: string): string[] {
 
 const server = useTestServer();
 const api = server.api;
-let admin: TestUser;
-let agent: TestUser;
-let categoryId: string;
+const shop = useShop(server);
 let proxy: TcpProxy;
 let remote: { baseUrl: string; child: ChildProcess };
 let remoteApi: ApiClient;
 let remoteDataDir: string;
 
 beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db);
-  categoryId = (await buildCategory(server.db)).id;
-
   // The second server reaches this file's database only through the proxy (on the embedded
   // database there is no server to reach, so the proxy stays closed: the database is unreachable).
   const database = testPostgresUrl ? new URL(process.env.DATABASE_URL!) : undefined;
@@ -123,10 +117,10 @@ afterAll(async () => {
 describe('the database unreachable', () => {
   if (testPostgresUrl) {
     it('serves through the proxy while the database answers', async () => {
-      await buildListing(server.db, { categoryId, agentId: agent.id, title: 'Seen through the proxy' });
+      await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Seen through the proxy' });
       await proxy.start();
       expect((await remoteApi.get('/api/health/ready')).status).toBe(200);
-      const mine = await remoteApi.get('/api/listings', { token: agent.token });
+      const mine = await remoteApi.get('/api/listings', { token: shop.agent.token });
       expect(mine.status).toBe(200);
       expect(mine.body.data.map((item: { title: string }) => item.title)).toContain('Seen through the proxy');
     });
@@ -144,9 +138,9 @@ describe('the database unreachable', () => {
       () => remoteApi.get('/api/public/listings'),
       () => remoteApi.get('/api/categories'),
       () => remoteApi.get('/api/settings'),
-      () => remoteApi.get('/api/listings', { token: agent.token }),
-      () => remoteApi.get('/api/auth/me', { token: admin.token }),
-      () => remoteApi.post('/api/auth/login', { json: { email: agent.email, password: agent.password } }),
+      () => remoteApi.get('/api/listings', { token: shop.agent.token }),
+      () => remoteApi.get('/api/auth/me', { token: shop.admin.token }),
+      () => remoteApi.post('/api/auth/login', { json: { email: shop.agent.email, password: shop.agent.password } }),
       () => remoteApi.post(`/api/public/listings/${crypto.randomUUID()}/inquiry`, { json: { method: 'chat' } }),
     ];
     for (const call of needsDatabase) {
@@ -171,12 +165,12 @@ describe('the database unreachable', () => {
       await proxy.start();
       expect((await remoteApi.get('/api/health/ready')).status).toBe(200);
       const created = await remoteApi.post('/api/listings', {
-        token: agent.token,
-        json: { title: 'Written after the outage', price: 10, categoryId, attributes: { brand: 'Apple', model: 'X', storage: '64GB' } },
+        token: shop.agent.token,
+        json: { title: 'Written after the outage', price: 10, categoryId: shop.category.id, attributes: { brand: 'Apple', model: 'X', storage: '64GB' } },
       });
       expect(created.status).toBe(201);
       const [row] = await server.db.select().from(listings).where(eq(listings.id, created.body.data.id));
-      expect(row).toMatchObject({ title: 'Written after the outage', agentId: agent.id });
+      expect(row).toMatchObject({ title: 'Written after the outage', agentId: shop.agent.id });
     });
   }
 });
@@ -214,11 +208,11 @@ describe('a write aborted midway', () => {
     const form = new FormData();
     form.append('title', 'Doomed phone');
     form.append('price', '120');
-    form.append('categoryId', categoryId);
+    form.append('categoryId', shop.category.id);
     form.append('attributes', JSON.stringify({ brand: 'Apple', model: 'X', storage: '64GB' }));
     for (const name of ['front.png', 'back.png']) form.append('images', new Blob([await tinyPng()], { type: 'image/png' }), name);
 
-    const response = await api.post('/api/listings', { token: agent.token, form });
+    const response = await api.post('/api/listings', { token: shop.agent.token, form });
 
     expect(response.status).toBe(503);
     expect(response.body).toEqual({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: the database is unreachable' });
@@ -231,11 +225,11 @@ describe('a write aborted midway', () => {
     const form = new FormData();
     form.append('title', 'Kept phone');
     form.append('price', '300');
-    form.append('categoryId', categoryId);
+    form.append('categoryId', shop.category.id);
     form.append('stockQuantity', '2');
     form.append('attributes', JSON.stringify({ brand: 'Apple', model: 'X', storage: '64GB' }));
     form.append('images', new Blob([await tinyPng()], { type: 'image/png' }), 'kept.png');
-    const created = await api.post('/api/listings', { token: agent.token, form });
+    const created = await api.post('/api/listings', { token: shop.agent.token, form });
     expect(created.status).toBe(201);
     const [original] = await server.db.select().from(listings).where(eq(listings.id, created.body.data.id));
     const filesBefore = storedFiles(server.uploadDir);
@@ -246,7 +240,7 @@ describe('a write aborted midway', () => {
     update.append('status', 'SOLD');
     update.append('existingImages', JSON.stringify([]));
     update.append('images', new Blob([await tinyPng()], { type: 'image/png' }), 'new.png');
-    const response = await api.patch(`/api/listings/${original!.id}`, { token: agent.token, form: update });
+    const response = await api.patch(`/api/listings/${original!.id}`, { token: shop.agent.token, form: update });
 
     expect(response.status).toBe(503);
     expect(response.body).toEqual({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: the database is unreachable' });
@@ -259,7 +253,7 @@ describe('a write aborted midway', () => {
   });
 
   it("gives a code's use back when a sign-up fails after the use is counted", async () => {
-    const issued = await api.post('/api/auth/agent-codes', { token: admin.token, json: { name: 'Invited Agent', maxUses: 2 } });
+    const issued = await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: { name: 'Invited Agent', maxUses: 2 } });
     expect(issued.status).toBe(201);
     await failWhen('users', "new.email like 'doomed-%'");
 
@@ -303,17 +297,17 @@ if (testPostgresUrl) {
       const form = new FormData();
       form.append('title', 'Killed phone');
       form.append('price', '80');
-      form.append('categoryId', categoryId);
+      form.append('categoryId', shop.category.id);
       form.append('attributes', JSON.stringify({ brand: 'Apple', model: 'X', storage: '64GB' }));
       form.append('images', new Blob([await tinyPng()], { type: 'image/png' }), 'killed.png');
 
-      const response = await answerOrExit(remoteApi.post('/api/listings', { token: agent.token, form }), remote.child);
+      const response = await answerOrExit(remoteApi.post('/api/listings', { token: shop.agent.token, form }), remote.child);
 
       expect(await server.db.select().from(listings).where(eq(listings.title, 'Killed phone'))).toEqual([]);
       expect(response.status).toBe(503);
       expect(response.body).toEqual({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: the database is unreachable' });
       expect(storedFiles(remoteUploads)).toEqual(filesBefore);
-      const next = await answerOrExit(remoteApi.get('/api/listings', { token: agent.token }), remote.child);
+      const next = await answerOrExit(remoteApi.get('/api/listings', { token: shop.agent.token }), remote.child);
       expect(next.status).toBe(200);
     });
   });

@@ -3,8 +3,6 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCategory } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import {
   discoverEndpoints,
   hostileJsonBody,
@@ -21,6 +19,7 @@ import {
   type RawRequest,
 } from './support/fuzz-inputs.js';
 import { type ApiResponse } from './support/http.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 /**
@@ -42,13 +41,9 @@ const label = ({ method, pattern, access }: DiscoveredEndpoint) => `${method} ${
 // Outside services point at a closed loopback port: nothing here may leave the machine.
 const server = useTestServer({ MESSENGER_API_ROOT: 'http://127.0.0.1:9', RESEND_BASE_URL: 'http://127.0.0.1:9', TRUST_PROXY: '1' });
 const api = server.api;
-let admin: TestUser;
-let agent: TestUser;
+const shop = useShop(server);
 
 beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db);
-  await buildCategory(server.db);
   for (const endpoint of reads) {
     const plain = await send(endpoint, plausiblePath(endpoint), undefined, tokenFor(endpoint, false));
     const enveloped = plain.headers.get('content-type')?.startsWith('application/json') && typeof plain.body === 'object' && 'success' in plain.body;
@@ -82,7 +77,7 @@ async function rowCounts(): Promise<RowCounts> {
 
 function tokenFor(endpoint: DiscoveredEndpoint, asAgent: boolean): string | undefined {
   if (endpoint.access === 'public') return undefined;
-  return endpoint.access === 'admin' || !asAgent ? admin.token : agent.token;
+  return endpoint.access === 'admin' || !asAgent ? shop.admin.token : shop.agent.token;
 }
 
 /** Every client address gets its own rate-limit counters, so limits do not hide validation. */

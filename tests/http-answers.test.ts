@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { captureLog } from './support/capture-log.js';
-import { buildCategory } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer();
 const api = server.api;
+const shop = useShop(server);
 
 describe('error answers', () => {
   it('clip what they echo and list at most 50 details', async () => {
-    const admin = await buildAdmin(server.db);
-    const agent = await buildAgent(server.db);
-    const category = await buildCategory(server.db);
+    const { admin, agent, category } = shop;
     const attributes = { brand: 'Apple', model: 'X', storage: '64GB', ...Object.fromEntries(Array.from({ length: 5_000 }, (_, index) => [`unknown${index}`, 'x'])) };
     const response = await api.post('/api/listings', { token: agent.token, json: { title: 'Many keys', price: 1, categoryId: category.id, attributes } });
     expect(response.status).toBe(422);

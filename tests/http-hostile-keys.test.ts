@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { SchemaRule } from '../lib/db/schema.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer();
 const api = server.api;
+const shop = useShop(server);
 const RESERVED = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'];
 
 describe('names that reach object internals', () => {
   it.each(RESERVED)('refuses a category rule field named %s with 400', async (field) => {
-    const admin = await buildAdmin(server.db);
     const response = await api.post('/api/categories', {
-      token: admin.token,
+      token: shop.admin.token,
       json: { name: `HOSTILE_${field.replace(/\W/g, '')}`.toUpperCase(), displayName: `Hostile ${field}`, schemaRules: [{ field, type: 'string' }] },
     });
     expect(response.status).toBe(400);
@@ -27,15 +27,13 @@ describe('names that reach object internals', () => {
     expect(options.status).toBe(200);
     expect(options.body.data.brand.options).toEqual(['Acme']);
     for (const field of RESERVED) expect(options.body.data[field]?.options ?? []).toEqual([]);
-    const agent = await buildAgent(server.db);
-    const created = await api.post('/api/listings', { token: agent.token, json: { title: 'Plain', price: 5, categoryId: category.id, attributes: { brand: 'Acme' } } });
+    const created = await api.post('/api/listings', { token: shop.agent.token, json: { title: 'Plain', price: 5, categoryId: category.id, attributes: { brand: 'Acme' } } });
     expect(created.status).toBe(201);
     expect(created.body.data.attributes).toEqual({ brand: 'Acme' });
   });
 
   it('refuses a listing attribute named __proto__ or constructor as not an attribute of the category, instead of dropping it', async () => {
-    const agent = await buildAgent(server.db);
-    const category = await buildCategory(server.db);
+    const { agent, category } = shop;
     for (const body of ['{"brand":"A","model":"B","storage":"64GB","__proto__":{"x":1}}', '{"brand":"A","model":"B","storage":"64GB","constructor":"x"}']) {
       const response = await api.post('/api/listings', {
         token: agent.token,

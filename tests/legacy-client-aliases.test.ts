@@ -3,7 +3,8 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { passwordMatches } from '../lib/auth/passwords.js';
 import { agentCodes, settings, syndicationConfigs, users } from '../lib/db/schema.js';
-import { buildAdmin, buildAgent } from './support/factories.js';
+import { buildAgent } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 /**
@@ -12,29 +13,28 @@ import { useTestServer } from './support/test-server.js';
  */
 const server = useTestServer({ MESSENGER_BOT_TOKEN: '', MESSENGER_CHANNEL_ID: '' });
 const api = server.api;
+const shop = useShop(server);
 const BOT_TOKEN = '123456:legacy-admin-panel-token';
 
 describe("the original admin panel's names", () => {
   it('generates an agent code with role "agent", in any letter case', async () => {
-    const admin = await buildAdmin(server.db);
     for (const role of ['agent', 'Agent', 'AGENT']) {
-      const response = await api.post('/api/auth/agent-codes', { token: admin.token, json: { name: 'Invited', role } });
+      const response = await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: { name: 'Invited', role } });
       expect(response.status, role).toBe(201);
       const [stored] = await server.db.select({ role: agentCodes.role }).from(agentCodes).where(eq(agentCodes.id, response.body.data.id));
       expect(stored!.role).toBe('AGENT');
     }
-    expect((await api.post('/api/auth/agent-codes', { token: admin.token, json: { name: 'Invited', role: 'admin' } })).status).toBe(400);
+    expect((await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: { name: 'Invited', role: 'admin' } })).status).toBe(400);
   });
 
   it('saves the channel config as platform TELEGRAM into the one MESSENGER row, and reads it back under either name', async () => {
-    const admin = await buildAdmin(server.db);
-    const saved = await api.post('/api/syndication/config', { token: admin.token, json: { platform: 'TELEGRAM', botToken: BOT_TOKEN, channelId: '@legacy', isActive: true } });
+    const saved = await api.post('/api/syndication/config', { token: shop.admin.token, json: { platform: 'TELEGRAM', botToken: BOT_TOKEN, channelId: '@legacy', isActive: true } });
     expect(saved.status).toBe(201);
     expect(saved.body.data.platform).toBe('MESSENGER');
-    const again = await api.post('/api/syndication/config', { token: admin.token, json: { platform: 'telegram', channelId: '@legacy_two' } });
+    const again = await api.post('/api/syndication/config', { token: shop.admin.token, json: { platform: 'telegram', channelId: '@legacy_two' } });
     expect(again.status).toBe(200);
     expect(await server.db.select().from(syndicationConfigs)).toMatchObject([{ platform: 'MESSENGER', channelId: '@legacy_two', botToken: BOT_TOKEN }]);
-    const read = await api.get('/api/syndication/config/telegram', { token: admin.token });
+    const read = await api.get('/api/syndication/config/telegram', { token: shop.admin.token });
     expect(read.status).toBe(200);
     expect(read.body.data).toMatchObject({ platform: 'MESSENGER', channelId: '@legacy_two' });
   });
@@ -55,16 +55,14 @@ describe("the original admin panel's names", () => {
   });
 
   it('creates a category without an icon with the icon "tag", as the original did', async () => {
-    const admin = await buildAdmin(server.db);
-    const response = await api.post('/api/categories', { token: admin.token, json: { name: 'LEGACY_ICONLESS', displayName: 'Iconless' } });
+    const response = await api.post('/api/categories', { token: shop.admin.token, json: { name: 'LEGACY_ICONLESS', displayName: 'Iconless' } });
     expect(response.status).toBe(201);
     expect(response.body.data.icon).toBe('tag');
   });
 
   it("saves settings sent under the original's keys into the spec's, keeps its other keys unserved, and still refuses unknown ones", async () => {
-    const admin = await buildAdmin(server.db);
     const response = await api.put('/api/settings', {
-      token: admin.token,
+      token: shop.admin.token,
       json: {
         whatsappNumber: '+15550111',
         telegramHandle: '@legacy_shop',
@@ -87,21 +85,22 @@ describe("the original admin panel's names", () => {
     expect((await api.get('/api/settings')).body.data).not.toHaveProperty('tiktokUrl');
     expect(await server.db.select().from(settings).where(eq(settings.key, 'tiktokUrl'))).toMatchObject([{ value: 'https://tiktok.com/@legacy' }]);
 
-    const both = await api.put('/api/settings', { token: admin.token, json: { chatNumber: '+1999', whatsappNumber: '+1888' } });
+    const both = await api.put('/api/settings', { token: shop.admin.token, json: { chatNumber: '+1999', whatsappNumber: '+1888' } });
     expect(both.body.data.chatNumber).toBe('+1999');
-    expect((await api.put('/api/settings', { token: admin.token, json: { facebookUrl: 'javascript:alert(1)' } })).status).toBe(400);
-    const unknown = await api.put('/api/settings', { token: admin.token, json: { favouriteColour: 'blue' } });
+    const script = await api.put('/api/settings', { token: shop.admin.token, json: { facebookUrl: 'javascript:alert(1)' } });
+    expect(script.status).toBe(400);
+    expect(script.body.details).toContainEqual(expect.objectContaining({ field: 'facebookUrl' }));
+    const unknown = await api.put('/api/settings', { token: shop.admin.token, json: { favouriteColour: 'blue' } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.details).toContainEqual(expect.objectContaining({ field: 'favouriteColour', message: 'is not a known setting' }));
   });
 
   it('serves the telegram paths as the messenger ones', async () => {
-    const admin = await buildAdmin(server.db);
     await server.db.delete(syndicationConfigs);
     for (const [legacy, current, token] of [
       ['/api/public/telegram-bot', '/api/public/messenger-bot', undefined],
-      ['/api/syndication/telegram/webhook-info', '/api/syndication/messenger/webhook-info', admin.token],
-      ['/api/syndication/telegram/info', '/api/syndication/messenger/info', admin.token],
+      ['/api/syndication/telegram/webhook-info', '/api/syndication/messenger/webhook-info', shop.admin.token],
+      ['/api/syndication/telegram/info', '/api/syndication/messenger/info', shop.admin.token],
     ] as const) {
       const [old, now] = [await api.get(legacy, { token }), await api.get(current, { token })];
       // Same status and same message: the messenger function answered, not the unknown-route fallback.

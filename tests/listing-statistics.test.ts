@@ -2,20 +2,16 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LONGEST_POSTED_TERM } from '../lib/listings/search-postings.js';
 import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildAgent } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer();
 const api = server.api;
-let admin: TestUser;
-let agent: TestUser;
-let phones: { id: string; displayName: string };
+const shop = useShop(server);
 let tablets: { id: string; displayName: string };
 
 beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db);
-  phones = await buildCategory(server.db);
   tablets = await buildCategory(server.db, { schemaRules: PHONE_RULES });
 });
 
@@ -49,8 +45,8 @@ async function recountedAssets(): Promise<Record<string, unknown>> {
   return totals as Record<string, unknown>;
 }
 
-const create = (body: Record<string, unknown>) => api.post('/api/listings', { token: agent.token, json: { categoryId: phones.id, price: 100, ...body } });
-const update = (id: string, body: Record<string, unknown>) => api.patch(`/api/listings/${id}`, { token: agent.token, json: body });
+const create = (body: Record<string, unknown>) => api.post('/api/listings', { token: shop.agent.token, json: { categoryId: shop.category.id, price: 100, ...body } });
+const update = (id: string, body: Record<string, unknown>) => api.patch(`/api/listings/${id}`, { token: shop.agent.token, json: body });
 
 describe('listing statistics kept by triggers', () => {
   it('match a recount from the listings after every kind of write', async () => {
@@ -64,7 +60,7 @@ describe('listing statistics kept by triggers', () => {
     );
     expect(created.map((response) => response.status)).toEqual([201, 201, 201, 201]);
     const [a, b, c, d] = created.map((response) => response.body.data.id as string) as [string, string, string, string];
-    await buildListing(server.db, { categoryId: tablets.id, agentId: agent.id, status: 'ARCHIVED', price: 300, stockQuantity: 2 });
+    await buildListing(server.db, { categoryId: tablets.id, agentId: shop.agent.id, status: 'ARCHIVED', price: 300, stockQuantity: 2 });
 
     expect((await update(a, { price: 949.99, attributes: { brand: 'Apple', model: 'iPhone 15', storage: '256GB' } })).status).toBe(200);
     expect((await update(a, { title: 'A renamed', description: 'Boxed, with AirPods and a case-mate-protector-sleeve' })).status).toBe(200);
@@ -73,17 +69,17 @@ describe('listing statistics kept by triggers', () => {
     expect((await update(c, { categoryId: tablets.id })).status).toBe(200);
     expect((await update(d, { status: 'AVAILABLE', stockQuantity: 4 })).status).toBe(200);
     expect((await api.get(`/api/public/listings/${a}`)).status).toBe(200);
-    expect((await api.patch(`/api/commissions/listing/${a}`, { token: admin.token, json: { commissionPercent: 5 } })).status).toBe(200);
-    expect((await api.patch(`/api/commissions/listing/${b}`, { token: admin.token, json: { commissionPercent: 12.5 } })).status).toBe(200);
-    expect((await api.patch(`/api/commissions/listing/${b}`, { token: admin.token, json: { commissionPercent: 7.25 } })).status).toBe(200);
-    expect((await api.patch(`/api/commissions/listing/${d}`, { token: admin.token, json: { commissionPercent: 3 } })).status).toBe(200);
-    expect((await api.patch(`/api/commissions/listing/${d}`, { token: admin.token, json: { commissionPercent: null } })).status).toBe(200);
-    expect((await api.delete(`/api/listings/${c}`, { token: agent.token })).status).toBe(200);
+    expect((await api.patch(`/api/commissions/listing/${a}`, { token: shop.admin.token, json: { commissionPercent: 5 } })).status).toBe(200);
+    expect((await api.patch(`/api/commissions/listing/${b}`, { token: shop.admin.token, json: { commissionPercent: 12.5 } })).status).toBe(200);
+    expect((await api.patch(`/api/commissions/listing/${b}`, { token: shop.admin.token, json: { commissionPercent: 7.25 } })).status).toBe(200);
+    expect((await api.patch(`/api/commissions/listing/${d}`, { token: shop.admin.token, json: { commissionPercent: 3 } })).status).toBe(200);
+    expect((await api.patch(`/api/commissions/listing/${d}`, { token: shop.admin.token, json: { commissionPercent: null } })).status).toBe(200);
+    expect((await api.delete(`/api/listings/${c}`, { token: shop.agent.token })).status).toBe(200);
     // An agent who leaves: their listings stay, with no agent, and leave the agent's totals.
     const leaving = await buildAgent(server.db);
-    const kept = await api.post('/api/listings', { token: admin.token, json: { categoryId: phones.id, price: 70, title: 'E', agentId: leaving.id, attributes: { brand: 'Apple', model: 'SE', storage: '64GB' } } });
+    const kept = await api.post('/api/listings', { token: shop.admin.token, json: { categoryId: shop.category.id, price: 70, title: 'E', agentId: leaving.id, attributes: { brand: 'Apple', model: 'SE', storage: '64GB' } } });
     expect(kept.status).toBe(201);
-    expect((await api.delete(`/api/auth/agents/${leaving.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api.delete(`/api/auth/agents/${leaving.id}`, { token: shop.admin.token })).status).toBe(200);
 
     const statisticsKept = await statistics();
     const postingsKept = await searchPostings();
@@ -95,9 +91,9 @@ describe('listing statistics kept by triggers', () => {
     expect(statisticsKept).toEqual(await statistics());
     expect(postingsKept).toEqual(await searchPostings());
 
-    const stats = await api.get('/api/commissions/asset-stats', { token: admin.token });
+    const stats = await api.get('/api/commissions/asset-stats', { token: shop.admin.token });
     expect(stats.body.data).toMatchObject(await recountedAssets());
-    const filters = await api.get(`/api/public/filter-options?category=${encodeURIComponent(phones.displayName)}`);
+    const filters = await api.get(`/api/public/filter-options?category=${encodeURIComponent(shop.category.displayName)}`);
     expect(filters.status).toBe(200);
     expect(filters.body.data.brand.options).toEqual(['Apple', 'Google']);
     expect(filters.body.data.storage.options).toEqual(['64GB', '128GB', '256GB']);
@@ -107,7 +103,7 @@ describe('listing statistics kept by triggers', () => {
   it('drop an attribute value once no available listing of the category has it', async () => {
     const response = await create({ title: 'Rare', attributes: { brand: 'Nothing', model: 'Phone 2', storage: '512GB' } });
     const id: string = response.body.data.id;
-    const offered = () => rows(sql`select listings from listing_attribute_values where "categoryId" = ${phones.id} and field = 'brand' and value = 'Nothing'`);
+    const offered = () => rows(sql`select listings from listing_attribute_values where "categoryId" = ${shop.category.id} and field = 'brand' and value = 'Nothing'`);
     expect(await offered()).toEqual([{ listings: 1 }]);
     expect((await update(id, { status: 'ARCHIVED' })).status).toBe(200);
     expect(await offered()).toEqual([]);

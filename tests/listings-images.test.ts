@@ -4,8 +4,8 @@ import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listings } from '../lib/db/schema.js';
-import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildListing } from './support/catalog-factories.js';
+import { useShop } from './support/shop.js';
 import {
   decompressionBomb,
   imageForm,
@@ -22,26 +22,19 @@ import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer();
 const api = server.api;
-let admin: TestUser;
-let agent: TestUser;
-let otherAgent: TestUser;
-let categoryId: string;
+const shop = useShop(server);
 let photo: Buffer;
 let png: Buffer;
 
 const attributes = JSON.stringify({ brand: 'Apple', model: 'iPhone 15', storage: '128GB' });
 
 beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db);
-  otherAgent = await buildAgent(server.db);
-  categoryId = (await buildCategory(server.db)).id;
   photo = await largeJpeg();
   png = await smallPng();
 });
 
 function listingFields(title: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { title, price: '100', categoryId, attributes, ...extra };
+  return { title, price: '100', categoryId: shop.category.id, attributes, ...extra };
 }
 
 async function listingsTitled(title: string) {
@@ -59,7 +52,7 @@ const fileNames = (refs: string[]) => refs.map((ref) => path.basename(ref)).sort
 const answered = (ref: string) => `${server.baseUrl}${ref}`;
 
 async function createWithImages(title: string, files: Buffer[]): Promise<{ id: string; images: string[] }> {
-  const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields(title), files) });
+  const response = await api.post('/api/listings', { token: shop.agent.token, form: imageForm(listingFields(title), files) });
   expect(response.status).toBe(201);
   return response.body.data;
 }
@@ -134,7 +127,7 @@ describe('refused uploads leave no listing and no file', () => {
 
   it('refuses a file that is not an image', async () => {
     const before = storedFiles(server.uploadDir);
-    const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Text file'), [png, notAnImage()]) });
+    const response = await api.post('/api/listings', { token: shop.agent.token, form: imageForm(listingFields('Text file'), [png, notAnImage()]) });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ success: false, code: 'UNSUPPORTED_IMAGE', error: 'Unsupported image file' });
     await expectNothingStored('Text file', before);
@@ -143,7 +136,7 @@ describe('refused uploads leave no listing and no file', () => {
   it('refuses an SVG, which is not a photo format', async () => {
     const before = storedFiles(server.uploadDir);
     const response = await api.post('/api/listings', {
-      token: agent.token,
+      token: shop.agent.token,
       form: imageForm(listingFields('Vector'), [{ bytes: svgImage(), name: 'logo.svg', type: 'image/svg+xml' }]),
     });
     expect(response.status).toBe(400);
@@ -154,7 +147,7 @@ describe('refused uploads leave no listing and no file', () => {
   it('refuses a decompression bomb from its header', async () => {
     const before = storedFiles(server.uploadDir);
     const response = await api.post('/api/listings', {
-      token: agent.token,
+      token: shop.agent.token,
       form: imageForm(listingFields('Bomb'), [{ bytes: decompressionBomb(), name: 'bomb.png', type: 'image/png' }]),
     });
     expect(response.status).toBe(400);
@@ -164,7 +157,7 @@ describe('refused uploads leave no listing and no file', () => {
 
   it('refuses an eleventh file', async () => {
     const before = storedFiles(server.uploadDir);
-    const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Eleven'), Array(11).fill(png)) });
+    const response = await api.post('/api/listings', { token: shop.agent.token, form: imageForm(listingFields('Eleven'), Array(11).fill(png)) });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('Too many files: at most 10');
     await expectNothingStored('Eleven', before);
@@ -173,7 +166,7 @@ describe('refused uploads leave no listing and no file', () => {
   it('refuses a file over 10 MB', async () => {
     const before = storedFiles(server.uploadDir);
     const response = await api.post('/api/listings', {
-      token: agent.token,
+      token: shop.agent.token,
       form: imageForm(listingFields('Oversized'), [png, { bytes: await jpegOfSize(10 * 1024 * 1024 + 1), name: 'huge.jpg' }]),
     });
     expect(response.status).toBe(400);
@@ -183,7 +176,7 @@ describe('refused uploads leave no listing and no file', () => {
 
   it('refuses a file in a field other than images', async () => {
     const before = storedFiles(server.uploadDir);
-    const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Wrong field'), [{ field: 'photo', bytes: png }]) });
+    const response = await api.post('/api/listings', { token: shop.agent.token, form: imageForm(listingFields('Wrong field'), [{ field: 'photo', bytes: png }]) });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('Unexpected file field "photo"');
     await expectNothingStored('Wrong field', before);
@@ -191,11 +184,11 @@ describe('refused uploads leave no listing and no file', () => {
 
   it('stores no image for a request refused for its fields (400 and 422)', async () => {
     const before = storedFiles(server.uploadDir);
-    const missing = await api.post('/api/listings', { token: agent.token, form: imageForm({ title: 'No price', categoryId }, [png]) });
+    const missing = await api.post('/api/listings', { token: shop.agent.token, form: imageForm({ title: 'No price', categoryId: shop.category.id }, [png]) });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('Missing required fields: price');
     const invalid = await api.post('/api/listings', {
-      token: agent.token,
+      token: shop.agent.token,
       form: imageForm(listingFields('Bad attributes', { attributes: JSON.stringify({ brand: 'Apple' }) }), [png]),
     });
     expect(invalid.status).toBe(422);
@@ -206,8 +199,8 @@ describe('refused uploads leave no listing and no file', () => {
   it("stores no image for an agent posting in another agent's name", async () => {
     const before = storedFiles(server.uploadDir);
     const response = await api.post('/api/listings', {
-      token: agent.token,
-      form: imageForm(listingFields('Impostor', { agentId: otherAgent.id }), [png]),
+      token: shop.agent.token,
+      form: imageForm(listingFields('Impostor', { agentId: shop.otherAgent.id }), [png]),
     });
     expect(response.status).toBe(403);
     await expectNothingStored('Impostor', before);
@@ -216,7 +209,7 @@ describe('refused uploads leave no listing and no file', () => {
   it('removes the stored images when the database refuses the write', async () => {
     await failWritesOfTitle('Refused by the database');
     const before = storedFiles(server.uploadDir);
-    const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Refused by the database'), [png, png]) });
+    const response = await api.post('/api/listings', { token: shop.agent.token, form: imageForm(listingFields('Refused by the database'), [png, png]) });
     expect(response.status).toBe(500);
     expect(response.body).toEqual({ success: false, code: 'INTERNAL_ERROR', error: 'Internal server error' });
     await expectNothingStored('Refused by the database', before);
@@ -226,7 +219,7 @@ describe('refused uploads leave no listing and no file', () => {
     fs.rmSync(server.uploadDir, { recursive: true, force: true });
     fs.writeFileSync(server.uploadDir, 'not a folder');
     try {
-      const response = await api.post('/api/listings', { token: agent.token, form: imageForm(listingFields('Disk trouble'), [png]) });
+      const response = await api.post('/api/listings', { token: shop.agent.token, form: imageForm(listingFields('Disk trouble'), [png]) });
       expect(response.status).toBe(502);
       expect(response.body).toEqual({ success: false, code: 'UPSTREAM_FAILED', error: 'Image upload failed' });
       expect(await listingsTitled('Disk trouble')).toHaveLength(0);
@@ -240,7 +233,7 @@ describe('refused uploads leave no listing and no file', () => {
 describe('updating images', () => {
   it('appends new images after the existing ones', async () => {
     const listing = await createWithImages('Append', [png, png]);
-    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: imageForm({}, [photo]) });
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, form: imageForm({}, [photo]) });
     expect(response.status).toBe(200);
     const images: string[] = response.body.data.images;
     expect(images).toHaveLength(3);
@@ -253,7 +246,7 @@ describe('updating images', () => {
     const listing = await createWithImages('Keep list', [png, png, png]);
     const [first, second, third] = listing.images as [string, string, string];
     const response = await api.patch(`/api/listings/${listing.id}`, {
-      token: agent.token,
+      token: shop.agent.token,
       form: imageForm({ existingImages: JSON.stringify([third, first]) }, [png]),
     });
     expect(response.status).toBe(200);
@@ -267,7 +260,7 @@ describe('updating images', () => {
 
   it('drops every image with an empty existingImages array in a JSON body', async () => {
     const listing = await createWithImages('Drop all', [png, png]);
-    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [] } });
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { existingImages: [] } });
     expect(response.status).toBe(200);
     expect(response.body.data.images).toEqual([]);
     for (const ref of listing.images) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(false);
@@ -278,7 +271,7 @@ describe('updating images', () => {
     const other = await createWithImages('Owner of the image', [png]);
     const before = storedFiles(server.uploadDir);
     const response = await api.patch(`/api/listings/${listing.id}`, {
-      token: agent.token,
+      token: shop.agent.token,
       form: imageForm({ existingImages: JSON.stringify([...listing.images, other.images[0]!]) }, [png]),
     });
     expect(response.status).toBe(400);
@@ -290,13 +283,13 @@ describe('updating images', () => {
   it('keeps images named in existingImages as stored, as it keeps them named as answered', async () => {
     const listing = await createWithImages('Stored names', [png, png, png]);
     const [first, second, third] = (await storedImagesOf(listing.id)) as [string, string, string];
-    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [third, first] } });
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { existingImages: [third, first] } });
     expect(response.status).toBe(200);
     expect(response.body.data.images).toEqual([answered(third), answered(first)]);
     expect(await storedImagesOf(listing.id)).toEqual([third, first]);
     expect(fs.existsSync(path.join(server.uploadDir, path.basename(second)))).toBe(false);
 
-    const mixed = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [answered(first), third] } });
+    const mixed = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { existingImages: [answered(first), third] } });
     expect(mixed.status).toBe(200);
     expect(await storedImagesOf(listing.id)).toEqual([first, third]);
     expect(mixed.body.data.images).toEqual([answered(first), answered(third)]);
@@ -317,7 +310,7 @@ describe('updating images', () => {
       answered(othersImage),
     ];
     for (const name of names) {
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [name] } });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { existingImages: [name] } });
       expect(response.status, name).toBe(400);
       expect(response.body, name).toEqual({
         success: false,
@@ -334,7 +327,7 @@ describe('updating images', () => {
   it('refuses existingImages naming one image twice, once as answered and once as stored, changing nothing', async () => {
     const listing = await createWithImages('Named twice', [png, png]);
     const stored = await storedImagesOf(listing.id);
-    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [answered(stored[0]!), stored[0]] } });
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { existingImages: [answered(stored[0]!), stored[0]] } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       success: false,
@@ -348,7 +341,7 @@ describe('updating images', () => {
 
   it('refuses existingImages that is not a JSON array', async () => {
     const listing = await createWithImages('Keep list text', [png]);
-    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: imageForm({ existingImages: listing.images[0]! }) });
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, form: imageForm({ existingImages: listing.images[0]! }) });
     expect(response.status).toBe(400);
     expect(response.body.details[0]).toMatchObject({ field: 'existingImages', message: 'must be a JSON array of image URLs or paths' });
   });
@@ -356,7 +349,7 @@ describe('updating images', () => {
   it('refuses more than 10 images in total and keeps none of the new files', async () => {
     const listing = await createWithImages('Almost full', Array(8).fill(png));
     const before = storedFiles(server.uploadDir);
-    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: imageForm({}, [png, png, png]) });
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, form: imageForm({}, [png, png, png]) });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('A listing can have at most 10 images: 8 kept and 3 new');
     expect((await storedImagesOf(listing.id)).map(answered)).toEqual(listing.images);
@@ -366,7 +359,7 @@ describe('updating images', () => {
   it('counts only the kept images toward the limit', async () => {
     const listing = await createWithImages('Swap', Array(8).fill(png));
     const response = await api.patch(`/api/listings/${listing.id}`, {
-      token: agent.token,
+      token: shop.agent.token,
       form: imageForm({ existingImages: JSON.stringify(listing.images.slice(0, 7)) }, [png, png, png]),
     });
     expect(response.status).toBe(200);
@@ -377,7 +370,7 @@ describe('updating images', () => {
     const listing = await createWithImages('Strict update', [png]);
     const before = storedFiles(server.uploadDir);
     const response = await api.patch(`/api/listings/${listing.id}`, {
-      token: agent.token,
+      token: shop.agent.token,
       form: imageForm({ attributes: JSON.stringify({ brand: 'Apple', model: 'X', storage: 'lots' }) }, [png]),
     });
     expect(response.status).toBe(422);
@@ -388,8 +381,9 @@ describe('updating images', () => {
   it("stores no image for an update of another agent's listing", async () => {
     const listing = await createWithImages('Not yours', [png]);
     const before = storedFiles(server.uploadDir);
-    const response = await api.patch(`/api/listings/${listing.id}`, { token: otherAgent.token, form: imageForm({}, [png]) });
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.otherAgent.token, form: imageForm({}, [png]) });
     expect(response.status).toBe(403);
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
     expect(storedFiles(server.uploadDir)).toEqual(before);
   });
 
@@ -398,7 +392,7 @@ describe('updating images', () => {
     await failWritesOfTitle('Doomed update');
     const before = storedFiles(server.uploadDir);
     const response = await api.patch(`/api/listings/${listing.id}`, {
-      token: agent.token,
+      token: shop.agent.token,
       form: imageForm({ existingImages: '[]' }, [png]),
     });
     expect(response.status).toBe(500);
@@ -409,7 +403,7 @@ describe('updating images', () => {
 
 describe('image URLs in answers are absolute', () => {
   it("answers an administrator's create, detail, list and edit, the commissions list and the storefront with absolute image URLs", async () => {
-    const created = await api.post('/api/listings', { token: admin.token, form: imageForm(listingFields('Admin photos', { agentId: agent.id }), [png, png]) });
+    const created = await api.post('/api/listings', { token: shop.admin.token, form: imageForm(listingFields('Admin photos', { agentId: shop.agent.id }), [png, png]) });
     expect(created.status).toBe(201);
     const id: string = created.body.data.id;
     const stored = await storedImagesOf(id);
@@ -417,16 +411,16 @@ describe('image URLs in answers are absolute', () => {
     const urls = stored.map(answered);
     expect(created.body.data.images).toEqual(urls);
 
-    const detail = await api.get(`/api/listings/${id}`, { token: admin.token });
+    const detail = await api.get(`/api/listings/${id}`, { token: shop.admin.token });
     expect(detail.body.data.images).toEqual(urls);
-    const list = await api.get('/api/listings?search=Admin%20photos', { token: admin.token });
+    const list = await api.get('/api/listings?search=Admin%20photos', { token: shop.admin.token });
     expect(list.body.data.map((item: { id: string; images: string[] }) => [item.id, item.images])).toEqual([[id, urls]]);
-    const commissions = await api.get('/api/commissions/listings?limit=100', { token: admin.token });
+    const commissions = await api.get('/api/commissions/listings?limit=100', { token: shop.admin.token });
     expect(commissions.body.data.find((item: { id: string }) => item.id === id).images).toEqual(urls);
     const storefront = await api.get(`/api/public/listings/${id}`);
     expect(storefront.body.data).toMatchObject({ hero: urls[0], gallery: urls });
 
-    const edited = await api.patch(`/api/listings/${id}`, { token: admin.token, form: imageForm({ existingImages: JSON.stringify([urls[1]]) }, [png]) });
+    const edited = await api.patch(`/api/listings/${id}`, { token: shop.admin.token, form: imageForm({ existingImages: JSON.stringify([urls[1]]) }, [png]) });
     expect(edited.status).toBe(200);
     const after = await storedImagesOf(id);
     expect(after).toHaveLength(2);
@@ -439,8 +433,9 @@ describe('image URLs in answers are absolute', () => {
 describe('deleting images', () => {
   it('deletes the image files with the listing', async () => {
     const listing = await createWithImages('Deleted with files', [png, png]);
-    const response = await api.delete(`/api/listings/${listing.id}`, { token: admin.token });
+    const response = await api.delete(`/api/listings/${listing.id}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, data: { id: listing.id } });
     for (const ref of listing.images) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(false);
   });
 
@@ -449,11 +444,11 @@ describe('deleting images', () => {
     fs.writeFileSync(outside, 'keep me');
     try {
       const listing = await buildListing(server.db, {
-        categoryId,
-        agentId: agent.id,
+        categoryId: shop.category.id,
+        agentId: shop.agent.id,
         images: [`/uploads/../${path.basename(outside)}`, outside, `file://${outside}`],
       });
-      const response = await api.delete(`/api/listings/${listing.id}`, { token: agent.token });
+      const response = await api.delete(`/api/listings/${listing.id}`, { token: shop.agent.token });
       expect(response.status).toBe(200);
       expect(fs.readFileSync(outside, 'utf8')).toBe('keep me');
     } finally {
@@ -472,7 +467,7 @@ describe('direct uploads with images on local disk', () => {
   };
 
   it('answers 409 for an upload signature', async () => {
-    const response = await api.post('/api/uploads/signature', { token: agent.token });
+    const response = await api.post('/api/uploads/signature', { token: shop.agent.token });
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ success: false, code: 'NOT_CONFIGURED', error: LOCAL_DISK });
   });
@@ -480,7 +475,7 @@ describe('direct uploads with images on local disk', () => {
   it('answers 409 for a listing naming imageRefs, storing nothing', async () => {
     const filesBefore = storedFiles(server.uploadDir);
     const form = imageForm(listingFields('Local refs', { imageRefs: JSON.stringify([uploadResponse]) }), [png]);
-    const response = await api.post('/api/listings', { token: agent.token, form });
+    const response = await api.post('/api/listings', { token: shop.agent.token, form });
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ success: false, code: 'NOT_CONFIGURED', error: LOCAL_DISK });
     expect(await listingsTitled('Local refs')).toHaveLength(0);

@@ -7,24 +7,18 @@ import { channelPostsOfListing, type ChannelPost } from '../lib/syndication/chan
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer();
 const api = server.api;
-let admin: TestUser;
-let agent: TestUser;
-let otherAgent: TestUser;
-let category: Awaited<ReturnType<typeof buildCategory>>;
+const shop = useShop(server);
 const events: ListingEvent[] = [];
 const postsSeenOnDelete = new Map<string, ChannelPost[]>();
 
 const phoneAttributes = { brand: 'Apple', model: 'iPhone 15', storage: '256GB' };
 
 beforeAll(async () => {
-  admin = await buildAdmin(server.db, { name: 'Ada Admin' });
-  agent = await buildAgent(server.db, { name: 'Alex Agent', phone: '+15550101' });
-  otherAgent = await buildAgent(server.db, { name: 'Olive Other' });
-  category = await buildCategory(server.db);
   // Listeners see each event inside the write's transaction: a deleted listing's rows are still there.
   onListingEvent(async () => async (event, tx) => {
     events.push(event);
@@ -65,12 +59,12 @@ describe('POST /api/listings', () => {
   describe('happy path', () => {
     it('creates an agent listing from multipart fields, owned by the caller, with numbers and attributes coerced', async () => {
       const response = await api.post('/api/listings', {
-        token: agent.token,
+        token: shop.agent.token,
         form: form({
           title: 'iPhone 15 128GB',
           description: 'Barely used',
           price: '1299.50',
-          categoryId: category.id,
+          categoryId: shop.category.id,
           attributes: JSON.stringify({ ...phoneAttributes, batteryHealth: '92', hasWarranty: 'true' }),
         }),
       });
@@ -87,25 +81,25 @@ describe('POST /api/listings', () => {
         inquiryClicks: 0,
         commissionPercent: null,
         customTelegramCaption: null,
-        categoryId: category.id,
-        agentId: agent.id,
+        categoryId: shop.category.id,
+        agentId: shop.agent.id,
         attributes: { ...phoneAttributes, batteryHealth: 92, hasWarranty: true },
-        category: { id: category.id, name: category.name, displayName: category.displayName, icon: category.icon },
-        agent: { id: agent.id, name: 'Alex Agent', phone: '+15550101' },
+        category: { id: shop.category.id, name: shop.category.name, displayName: shop.category.displayName, icon: shop.category.icon },
+        agent: { id: shop.agent.id, name: shop.agent.name, phone: shop.agent.phone },
       });
       expect(response.body.success).toBe(true);
       const row = await listingRow(listing.id);
-      expect(row).toMatchObject({ title: 'iPhone 15 128GB', price: 1299.5, agentId: agent.id, stockQuantity: 1, status: 'AVAILABLE' });
+      expect(row).toMatchObject({ title: 'iPhone 15 128GB', price: 1299.5, agentId: shop.agent.id, stockQuantity: 1, status: 'AVAILABLE' });
       expect(row!.attributes).toEqual({ ...phoneAttributes, batteryHealth: 92, hasWarranty: true });
     });
 
     it('accepts a JSON body with attributes as an object and every optional field', async () => {
       const response = await api.post('/api/listings', {
-        token: agent.token,
+        token: shop.agent.token,
         json: {
           title: 'Pixel 8',
           price: 499,
-          categoryId: category.id,
+          categoryId: shop.category.id,
           status: 'PENDING',
           stockQuantity: 4,
           customTelegramCaption: 'Hot deal',
@@ -129,45 +123,45 @@ describe('POST /api/listings', () => {
 
     it('lets an administrator create a listing for an agent', async () => {
       const response = await api.post('/api/listings', {
-        token: admin.token,
-        json: { title: 'Galaxy S24', price: '899.99', categoryId: category.id, agentId: agent.id, attributes: phoneAttributes },
+        token: shop.admin.token,
+        json: { title: 'Galaxy S24', price: '899.99', categoryId: shop.category.id, agentId: shop.agent.id, attributes: phoneAttributes },
       });
       expect(response.status).toBe(201);
-      expect(response.body.data).toMatchObject({ agentId: agent.id, agent: { id: agent.id, name: agent.name, phone: agent.phone } });
-      expect(await listingRow(response.body.data.id)).toMatchObject({ agentId: agent.id, price: 899.99 });
+      expect(response.body.data).toMatchObject({ agentId: shop.agent.id, agent: { id: shop.agent.id, name: shop.agent.name, phone: shop.agent.phone } });
+      expect(await listingRow(response.body.data.id)).toMatchObject({ agentId: shop.agent.id, price: 899.99 });
     });
 
     it("notifies the listing's agent and every administrator when an agent creates a listing", async () => {
       const secondAdmin = await buildAdmin(server.db);
       const response = await api.post('/api/listings', {
-        token: agent.token,
-        json: { title: 'Notified Phone', price: 10, categoryId: category.id, attributes: phoneAttributes },
+        token: shop.agent.token,
+        json: { title: 'Notified Phone', price: 10, categoryId: shop.category.id, attributes: phoneAttributes },
       });
       expect(response.status).toBe(201);
       const id = response.body.data.id;
-      for (const user of [agent, admin, secondAdmin]) {
+      for (const user of [shop.agent, shop.admin, secondAdmin]) {
         const received = await notificationsOf(user.id, id);
         expect(received).toHaveLength(1);
         expect(received[0]).toMatchObject({ type: 'LISTING_CREATED', isRead: false, data: { listingId: id } });
         expect(received[0]!.body).toContain('"Notified Phone"');
       }
-      expect(await notificationsOf(otherAgent.id, id)).toHaveLength(0);
+      expect(await notificationsOf(shop.otherAgent.id, id)).toHaveLength(0);
     });
 
     it('notifies only the agent when an administrator creates the listing', async () => {
       const response = await api.post('/api/listings', {
-        token: admin.token,
-        json: { title: 'Admin Made', price: 10, categoryId: category.id, agentId: agent.id, attributes: phoneAttributes },
+        token: shop.admin.token,
+        json: { title: 'Admin Made', price: 10, categoryId: shop.category.id, agentId: shop.agent.id, attributes: phoneAttributes },
       });
       const id = response.body.data.id;
-      expect(await notificationsOf(agent.id, id)).toMatchObject([{ type: 'LISTING_CREATED' }]);
-      expect(await notificationsOf(admin.id, id)).toHaveLength(0);
+      expect(await notificationsOf(shop.agent.id, id)).toMatchObject([{ type: 'LISTING_CREATED' }]);
+      expect(await notificationsOf(shop.admin.id, id)).toHaveLength(0);
     });
 
     it('emits listing.created once the listing is stored', async () => {
       const response = await api.post('/api/listings', {
-        token: agent.token,
-        json: { title: 'Evented', price: 1, categoryId: category.id, attributes: phoneAttributes },
+        token: shop.agent.token,
+        json: { title: 'Evented', price: 1, categoryId: shop.category.id, attributes: phoneAttributes },
       });
       await settleDeferredWork();
       expect(events).toContainEqual({ type: 'listing.created', listingId: response.body.data.id });
@@ -176,13 +170,13 @@ describe('POST /api/listings', () => {
 
   describe('errors', () => {
     it('names every missing required field, in the spec order', async () => {
-      const response = await api.post('/api/listings', { token: admin.token, form: form({ description: 'only this' }) });
+      const response = await api.post('/api/listings', { token: shop.admin.token, form: form({ description: 'only this' }) });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ success: false, code: 'VALIDATION_FAILED', error: 'Missing required fields: title, price, categoryId, agentId' });
     });
 
     it('names only the fields that are missing, treating blank form values as missing', async () => {
-      const response = await api.post('/api/listings', { token: agent.token, form: form({ title: '   ', price: '12', categoryId: '' }) });
+      const response = await api.post('/api/listings', { token: shop.agent.token, form: form({ title: '   ', price: '12', categoryId: '' }) });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('Missing required fields: title, categoryId');
       expect(await listingsTitled('   ')).toHaveLength(0);
@@ -190,8 +184,8 @@ describe('POST /api/listings', () => {
 
     it('refuses a price that is not a number', async () => {
       const response = await api.post('/api/listings', {
-        token: agent.token,
-        form: form({ title: 'Bad price', price: 'cheap', categoryId: category.id }),
+        token: shop.agent.token,
+        form: form({ title: 'Bad price', price: 'cheap', categoryId: shop.category.id }),
       });
       expect(response.status).toBe(400);
       expect(response.body.details).toEqual([expect.objectContaining({ field: 'price', received: 'cheap' })]);
@@ -200,8 +194,8 @@ describe('POST /api/listings', () => {
 
     it('refuses a status outside the four', async () => {
       const response = await api.post('/api/listings', {
-        token: agent.token,
-        json: { title: 'Bad status', price: 1, categoryId: category.id, status: 'GONE', attributes: phoneAttributes },
+        token: shop.agent.token,
+        json: { title: 'Bad status', price: 1, categoryId: shop.category.id, status: 'GONE', attributes: phoneAttributes },
       });
       expect(response.status).toBe(400);
       expect(response.body.details[0]).toMatchObject({ field: 'status', message: 'must be one of AVAILABLE, PENDING, SOLD, ARCHIVED' });
@@ -209,8 +203,8 @@ describe('POST /api/listings', () => {
 
     it('refuses attributes that are not a JSON object', async () => {
       const response = await api.post('/api/listings', {
-        token: agent.token,
-        form: form({ title: 'Bad json', price: '1', categoryId: category.id, attributes: '{not json' }),
+        token: shop.agent.token,
+        form: form({ title: 'Bad json', price: '1', categoryId: shop.category.id, attributes: '{not json' }),
       });
       expect(response.status).toBe(400);
       expect(response.body.details[0]).toMatchObject({ field: 'attributes', message: 'must be a JSON object' });
@@ -218,7 +212,7 @@ describe('POST /api/listings', () => {
 
     it('answers 404 for a category that does not exist', async () => {
       const missing = unknownId();
-      const response = await api.post('/api/listings', { token: agent.token, json: { title: 'No category', price: 1, categoryId: missing } });
+      const response = await api.post('/api/listings', { token: shop.agent.token, json: { title: 'No category', price: 1, categoryId: missing } });
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Category with id "${missing}" not found` });
     });
@@ -226,8 +220,8 @@ describe('POST /api/listings', () => {
     it('answers 404 when an administrator names an agent that does not exist', async () => {
       const missing = unknownId();
       const response = await api.post('/api/listings', {
-        token: admin.token,
-        json: { title: 'Nobody', price: 1, categoryId: category.id, agentId: missing, attributes: phoneAttributes },
+        token: shop.admin.token,
+        json: { title: 'Nobody', price: 1, categoryId: shop.category.id, agentId: missing, attributes: phoneAttributes },
       });
       expect(response.status).toBe(404);
       expect(response.body.error).toBe(`User with id "${missing}" not found`);
@@ -236,11 +230,11 @@ describe('POST /api/listings', () => {
 
     it('reports every attribute that breaks the category rules with 422', async () => {
       const response = await api.post('/api/listings', {
-        token: agent.token,
+        token: shop.agent.token,
         form: form({
           title: 'Rule breaker',
           price: '1',
-          categoryId: category.id,
+          categoryId: shop.category.id,
           attributes: JSON.stringify({ brand: 'Apple', storage: '3TB', batteryHealth: 'high', hasWarranty: 'yes', colour: 'red' }),
         }),
       });
@@ -262,8 +256,8 @@ describe('POST /api/listings', () => {
 
     it('does not coerce values a form cannot have produced', async () => {
       const response = await api.post('/api/listings', {
-        token: agent.token,
-        json: { title: 'Typed', price: 1, categoryId: category.id, attributes: { ...phoneAttributes, model: 15, hasWarranty: 1 } },
+        token: shop.agent.token,
+        json: { title: 'Typed', price: 1, categoryId: shop.category.id, attributes: { ...phoneAttributes, model: 15, hasWarranty: 1 } },
       });
       expect(response.status).toBe(422);
       expect(response.body.details).toEqual([
@@ -274,7 +268,7 @@ describe('POST /api/listings', () => {
   });
 
   describe('security', () => {
-    const body = () => ({ title: 'Secured', price: 1, categoryId: category.id, attributes: phoneAttributes });
+    const body = () => ({ title: 'Secured', price: 1, categoryId: shop.category.id, attributes: phoneAttributes });
 
     it('refuses a request without a token', async () => {
       const response = await api.post('/api/listings', { json: body() });
@@ -289,7 +283,7 @@ describe('POST /api/listings', () => {
     });
 
     it('refuses an expired token', async () => {
-      const response = await api.post('/api/listings', { token: await expiredToken(agent), json: body() });
+      const response = await api.post('/api/listings', { token: await expiredToken(shop.agent), json: body() });
       expect(response.status).toBe(401);
       expect(response.body.error).toBe('Token has expired');
     });
@@ -301,7 +295,7 @@ describe('POST /api/listings', () => {
     });
 
     it("forbids an agent to create a listing in another agent's name", async () => {
-      const response = await api.post('/api/listings', { token: agent.token, json: { ...body(), title: 'Impostor', agentId: otherAgent.id } });
+      const response = await api.post('/api/listings', { token: shop.agent.token, json: { ...body(), title: 'Impostor', agentId: shop.otherAgent.id } });
       expect(response.status).toBe(403);
       expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
       expect(await listingsTitled('Impostor')).toHaveLength(0);
@@ -338,17 +332,17 @@ describe('GET /api/listings', () => {
 
   describe('happy path', () => {
     it('pages all listings newest first for an administrator', async () => {
-      const first = await api.get(`/api/listings?categoryId=${listCategory.id}&limit=2`, { token: admin.token });
+      const first = await api.get(`/api/listings?categoryId=${listCategory.id}&limit=2`, { token: shop.admin.token });
       expect(first.status).toBe(200);
       expect(listedIds(first)).toEqual([ids.orphan, ids.underscore]);
       expect(first.body.pagination).toEqual({ page: 1, limit: 2, total: 5, totalPages: 3, totalExact: true });
-      const last = await api.get(`/api/listings?categoryId=${listCategory.id}&limit=2&page=3`, { token: admin.token });
+      const last = await api.get(`/api/listings?categoryId=${listCategory.id}&limit=2&page=3`, { token: shop.admin.token });
       expect(listedIds(last)).toEqual([ids.oldest]);
       expect(last.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3, totalExact: true });
     });
 
     it('uses a page size of 20 by default', async () => {
-      const response = await api.get('/api/listings', { token: admin.token });
+      const response = await api.get('/api/listings', { token: shop.admin.token });
       expect(response.body.pagination).toMatchObject({ page: 1, limit: 20 });
     });
 
@@ -359,7 +353,7 @@ describe('GET /api/listings', () => {
     });
 
     it('carries each listing with its category, its agent (null when gone) and numeric prices', async () => {
-      const response = await api.get(`/api/listings?categoryId=${listCategory.id}`, { token: admin.token });
+      const response = await api.get(`/api/listings?categoryId=${listCategory.id}`, { token: shop.admin.token });
       const byId = new Map(response.body.data.map((item: { id: string }) => [item.id, item]));
       expect(byId.get(ids.oldest)).toMatchObject({
         price: 50,
@@ -370,26 +364,26 @@ describe('GET /api/listings', () => {
     });
 
     it('filters by status, category and price bounds', async () => {
-      const byStatus = await api.get(`/api/listings?categoryId=${listCategory.id}&status=AVAILABLE`, { token: admin.token });
+      const byStatus = await api.get(`/api/listings?categoryId=${listCategory.id}&status=AVAILABLE`, { token: shop.admin.token });
       expect(listedIds(byStatus)).toEqual([ids.orphan, ids.plain, ids.oldest]);
-      const byPrice = await api.get(`/api/listings?categoryId=${listCategory.id}&minPrice=150&maxPrice=700`, { token: admin.token });
+      const byPrice = await api.get(`/api/listings?categoryId=${listCategory.id}&minPrice=150&maxPrice=700`, { token: shop.admin.token });
       expect(listedIds(byPrice)).toEqual([ids.underscore, ids.plain, ids.discount]);
     });
 
     it('searches title and description case-insensitively, taking % and _ literally', async () => {
       const scoped = `/api/listings?categoryId=${listCategory.id}`;
-      const percent = await api.get(`${scoped}&search=${encodeURIComponent('100%')}`, { token: admin.token });
+      const percent = await api.get(`${scoped}&search=${encodeURIComponent('100%')}`, { token: shop.admin.token });
       expect(listedIds(percent)).toEqual([ids.discount]);
-      const underscore = await api.get(`${scoped}&search=${encodeURIComponent('x_1')}`, { token: admin.token });
+      const underscore = await api.get(`${scoped}&search=${encodeURIComponent('x_1')}`, { token: shop.admin.token });
       expect(listedIds(underscore)).toEqual([ids.underscore]);
-      const description = await api.get(`${scoped}&search=SHIPS%20WITH`, { token: admin.token });
+      const description = await api.get(`${scoped}&search=SHIPS%20WITH`, { token: shop.admin.token });
       expect(listedIds(description)).toEqual([ids.underscore]);
     });
 
     it('filters by city ignoring case, and by neighborhood', async () => {
-      const city = await api.get(`/api/listings?categoryId=${listCategory.id}&city=addis%20ababa`, { token: admin.token });
+      const city = await api.get(`/api/listings?categoryId=${listCategory.id}&city=addis%20ababa`, { token: shop.admin.token });
       expect(listedIds(city)).toEqual([ids.discount, ids.oldest]);
-      const both = await api.get(`/api/listings?categoryId=${listCategory.id}&city=Addis%20Ababa&neighborhood=bole`, { token: admin.token });
+      const both = await api.get(`/api/listings?categoryId=${listCategory.id}&city=Addis%20Ababa&neighborhood=bole`, { token: shop.admin.token });
       expect(listedIds(both)).toEqual([ids.oldest]);
     });
 
@@ -414,7 +408,7 @@ describe('GET /api/listings', () => {
       ['categoryId=nope', 'categoryId'],
       ['search=%00', 'search'],
     ])('refuses the query %s with 400', async (query, field) => {
-      const response = await api.get(`/api/listings?${query}`, { token: admin.token });
+      const response = await api.get(`/api/listings?${query}`, { token: shop.admin.token });
       expect(response.status).toBe(400);
       expect(response.body.details[0].field).toBe(field);
     });
@@ -449,40 +443,40 @@ describe('GET /api/listings', () => {
 
 describe('GET /api/listings/:id', () => {
   it('returns the listing and counts each view atomically', async () => {
-    const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id, title: 'Viewed' });
-    const first = await api.get(`/api/listings/${listing.id}`, { token: agent.token });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Viewed' });
+    const first = await api.get(`/api/listings/${listing.id}`, { token: shop.agent.token });
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ id: listing.id, title: 'Viewed', viewsCount: 1, price: 999.99, category: { id: category.id }, agent: { id: agent.id } });
-    await Promise.all([1, 2, 3].map(() => api.get(`/api/listings/${listing.id}`, { token: admin.token })));
+    expect(first.body.data).toMatchObject({ id: listing.id, title: 'Viewed', viewsCount: 1, price: 999.99, category: { id: shop.category.id }, agent: { id: shop.agent.id } });
+    await Promise.all([1, 2, 3].map(() => api.get(`/api/listings/${listing.id}`, { token: shop.admin.token })));
     expect((await listingRow(listing.id))!.viewsCount).toBe(4);
   });
 
   it('answers 404 for an unknown listing', async () => {
     const missing = unknownId();
-    const response = await api.get(`/api/listings/${missing}`, { token: admin.token });
+    const response = await api.get(`/api/listings/${missing}`, { token: shop.admin.token });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Listing with id "${missing}" not found` });
   });
 
   it('answers 400 for an id that is not a UUID', async () => {
-    const response = await api.get('/api/listings/not-a-uuid', { token: admin.token });
+    const response = await api.get('/api/listings/not-a-uuid', { token: shop.admin.token });
     expect(response.status).toBe(400);
     expect(response.body.details[0]).toMatchObject({ field: 'id', message: 'must be a valid UUID' });
   });
 
   it("forbids an agent to read another agent's listing and does not count the view", async () => {
-    const listing = await buildListing(server.db, { categoryId: category.id, agentId: otherAgent.id });
-    const response = await api.get(`/api/listings/${listing.id}`, { token: agent.token });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.otherAgent.id });
+    const response = await api.get(`/api/listings/${listing.id}`, { token: shop.agent.token });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
     expect((await listingRow(listing.id))!.viewsCount).toBe(0);
   });
 
   it('refuses missing, malformed, expired and orphaned tokens', async () => {
-    const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id });
     expect((await api.get(`/api/listings/${listing.id}`)).status).toBe(401);
     expect((await api.get(`/api/listings/${listing.id}`, { token: 'not.a.jwt' })).body.error).toBe('Invalid token');
-    expect((await api.get(`/api/listings/${listing.id}`, { token: await expiredToken(agent) })).body.error).toBe('Token has expired');
+    expect((await api.get(`/api/listings/${listing.id}`, { token: await expiredToken(shop.agent) })).body.error).toBe('Token has expired');
     expect((await api.get(`/api/listings/${listing.id}`, { token: await deletedUserToken() })).body.error).toBe('User no longer exists');
     expect((await listingRow(listing.id))!.viewsCount).toBe(0);
   });
@@ -490,14 +484,14 @@ describe('GET /api/listings/:id', () => {
 
 describe('PATCH /api/listings/:id', () => {
   const ownListing = (values: Partial<Parameters<typeof buildListing>[1]> = {}) =>
-    buildListing(server.db, { categoryId: category.id, agentId: agent.id, ...values });
+    buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, ...values });
 
   describe('happy path', () => {
     it('changes the fields sent and keeps the others', async () => {
       const listing = await ownListing({ title: 'Before', price: 100, city: 'Adama' });
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { title: 'After', price: 120.25 } });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { title: 'After', price: 120.25 } });
       expect(response.status).toBe(200);
-      expect(response.body.data).toMatchObject({ id: listing.id, title: 'After', price: 120.25, city: 'Adama', category: { id: category.id }, agent: { id: agent.id } });
+      expect(response.body.data).toMatchObject({ id: listing.id, title: 'After', price: 120.25, city: 'Adama', category: { id: shop.category.id }, agent: { id: shop.agent.id } });
       expect(await listingRow(listing.id)).toMatchObject({ title: 'After', price: 120.25, city: 'Adama', description: listing.description });
     });
 
@@ -505,7 +499,7 @@ describe('PATCH /api/listings/:id', () => {
       const listing = await ownListing({ stockQuantity: 2 });
       await server.db.update(listings).set({ customTelegramCaption: 'Old caption' }).where(eq(listings.id, listing.id));
       const response = await api.patch(`/api/listings/${listing.id}`, {
-        token: agent.token,
+        token: shop.agent.token,
         form: form({ price: '15.5', stockQuantity: '7', customTelegramCaption: '' }),
       });
       expect(response.status).toBe(200);
@@ -514,16 +508,16 @@ describe('PATCH /api/listings/:id', () => {
 
     it('notifies the agent of the update and emits listing.updated', async () => {
       const listing = await ownListing();
-      await api.patch(`/api/listings/${listing.id}`, { token: admin.token, json: { description: 'Now with charger' } });
+      await api.patch(`/api/listings/${listing.id}`, { token: shop.admin.token, json: { description: 'Now with charger' } });
       await settleDeferredWork();
-      expect(await notificationsOf(agent.id, listing.id)).toMatchObject([{ type: 'LISTING_UPDATED', data: { listingId: listing.id } }]);
+      expect(await notificationsOf(shop.agent.id, listing.id)).toMatchObject([{ type: 'LISTING_UPDATED', data: { listingId: listing.id } }]);
       expect(events).toContainEqual({ type: 'listing.updated', listingId: listing.id });
     });
 
     it('validates new attributes against the current category when no categoryId is sent', async () => {
       const listing = await ownListing();
       const accepted = await api.patch(`/api/listings/${listing.id}`, {
-        token: agent.token,
+        token: shop.agent.token,
         form: form({ attributes: JSON.stringify({ ...phoneAttributes, batteryHealth: '80' }) }),
       });
       expect(accepted.status).toBe(200);
@@ -532,16 +526,16 @@ describe('PATCH /api/listings/:id', () => {
 
     it('lets an administrator move a listing to another agent', async () => {
       const listing = await ownListing();
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: admin.token, json: { agentId: otherAgent.id } });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.admin.token, json: { agentId: shop.otherAgent.id } });
       expect(response.status).toBe(200);
-      expect(response.body.data.agent).toEqual({ id: otherAgent.id, name: otherAgent.name, phone: otherAgent.phone });
-      expect((await listingRow(listing.id))!.agentId).toBe(otherAgent.id);
+      expect(response.body.data.agent).toEqual({ id: shop.otherAgent.id, name: shop.otherAgent.name, phone: shop.otherAgent.phone });
+      expect((await listingRow(listing.id))!.agentId).toBe(shop.otherAgent.id);
     });
 
     it('sets any of the four statuses directly', async () => {
       const listing = await ownListing({ stockQuantity: 3 });
       for (const status of ['PENDING', 'ARCHIVED', 'AVAILABLE'] as const) {
-        const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status } });
+        const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { status } });
         expect(response.body.data.status).toBe(status);
         expect(await listingRow(listing.id)).toMatchObject({ status, stockQuantity: 3 });
       }
@@ -557,21 +551,21 @@ describe('PATCH /api/listings/:id', () => {
     it('re-validates the stored attributes against the new category', async () => {
       const target = await buildCategory(server.db, { schemaRules: sizeRules });
       const listing = await ownListing();
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { categoryId: target.id } });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { categoryId: target.id } });
       expect(response.status).toBe(422);
       expect(response.body.details).toEqual([
         { field: 'size', message: 'is required', received: null },
         { field: 'model', message: 'is not an attribute of this category', received: 'iPhone 15 Pro' },
         { field: 'storage', message: 'is not an attribute of this category', received: '256GB' },
       ]);
-      expect((await listingRow(listing.id))!.categoryId).toBe(category.id);
+      expect((await listingRow(listing.id))!.categoryId).toBe(shop.category.id);
     });
 
     it('accepts the category change with attributes that fit it', async () => {
       const target = await buildCategory(server.db, { schemaRules: sizeRules });
       const listing = await ownListing();
       const response = await api.patch(`/api/listings/${listing.id}`, {
-        token: agent.token,
+        token: shop.agent.token,
         json: { categoryId: target.id, attributes: { brand: 'Acme', size: 'M' } },
       });
       expect(response.status).toBe(200);
@@ -583,20 +577,20 @@ describe('PATCH /api/listings/:id', () => {
   describe('selling', () => {
     it('decrements the stock by one and marks the listing SOLD, notifying the agent', async () => {
       const listing = await ownListing({ stockQuantity: 3 });
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD' } });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { status: 'SOLD' } });
       expect(response.status).toBe(200);
       expect(response.body.data).toMatchObject({ status: 'SOLD', stockQuantity: 2 });
       expect(await listingRow(listing.id)).toMatchObject({ status: 'SOLD', stockQuantity: 2 });
-      const types = (await notificationsOf(agent.id, listing.id)).map((item) => item.type).sort();
+      const types = (await notificationsOf(shop.agent.id, listing.id)).map((item) => item.type).sort();
       expect(types).toEqual(['LISTING_SOLD', 'LISTING_UPDATED']);
     });
 
     it('archives the listing when the last item is sold, and refuses a sale with no stock left, changing nothing', async () => {
       const listing = await ownListing({ stockQuantity: 1 });
-      const last = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: form({ status: 'SOLD' }) });
+      const last = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, form: form({ status: 'SOLD' }) });
       expect(last.body.data).toMatchObject({ status: 'ARCHIVED', stockQuantity: 0 });
       const before = await listingRow(listing.id);
-      const again = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD', title: 'Not applied' } });
+      const again = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { status: 'SOLD', title: 'Not applied' } });
       expect(again.status).toBe(409);
       expect(again.body).toEqual({ success: false, code: 'CONFLICT', error: 'No stock left to sell' });
       expect(await listingRow(listing.id)).toEqual(before);
@@ -604,21 +598,22 @@ describe('PATCH /api/listings/:id', () => {
 
     it('refuses a sale of a listing whose stock is 0 even when it is not archived', async () => {
       const listing = await ownListing({ stockQuantity: 0, status: 'PENDING' });
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD' } });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { status: 'SOLD' } });
       expect(response.status).toBe(409);
+      expect(response.body).toEqual({ success: false, code: 'CONFLICT', error: 'No stock left to sell' });
       expect(await listingRow(listing.id)).toMatchObject({ status: 'PENDING', stockQuantity: 0 });
     });
 
     it('sells from the quantity sent in the same update', async () => {
       const listing = await ownListing({ stockQuantity: 1 });
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD', stockQuantity: 5 } });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { status: 'SOLD', stockQuantity: 5 } });
       expect(response.body.data).toMatchObject({ status: 'SOLD', stockQuantity: 4 });
     });
 
     it('never loses a decrement to concurrent updates of other fields', async () => {
       const listing = await ownListing({ stockQuantity: 50 });
-      const sales = Array.from({ length: 10 }, () => api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD' } }));
-      const edits = Array.from({ length: 10 }, (_, index) => api.patch(`/api/listings/${listing.id}`, { token: admin.token, json: { title: `Edit ${index}` } }));
+      const sales = Array.from({ length: 10 }, () => api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { status: 'SOLD' } }));
+      const edits = Array.from({ length: 10 }, (_, index) => api.patch(`/api/listings/${listing.id}`, { token: shop.admin.token, json: { title: `Edit ${index}` } }));
       const responses = await Promise.all([...sales, ...edits]);
       expect(responses.every((response) => response.status === 200)).toBe(true);
       expect(await listingRow(listing.id)).toMatchObject({ stockQuantity: 40, status: 'SOLD' });
@@ -628,14 +623,14 @@ describe('PATCH /api/listings/:id', () => {
   describe('errors', () => {
     it('refuses an update with no fields', async () => {
       const listing = await ownListing();
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: {} });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: {} });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('No fields to update');
     });
 
     it('refuses an empty title', async () => {
       const listing = await ownListing({ title: 'Keep me' });
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form: form({ title: ' ' }) });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, form: form({ title: ' ' }) });
       expect(response.status).toBe(400);
       expect(response.body.details[0]).toMatchObject({ field: 'title', message: 'must not be empty' });
       expect((await listingRow(listing.id))!.title).toBe('Keep me');
@@ -644,7 +639,7 @@ describe('PATCH /api/listings/:id', () => {
     it('answers 422 for attributes that break the current category rules, changing nothing', async () => {
       const listing = await ownListing();
       const response = await api.patch(`/api/listings/${listing.id}`, {
-        token: agent.token,
+        token: shop.agent.token,
         json: { title: 'Not applied', attributes: { brand: 'Apple', model: 'X', storage: '2GB' } },
       });
       expect(response.status).toBe(422);
@@ -655,7 +650,7 @@ describe('PATCH /api/listings/:id', () => {
     it('answers 404 for a category that does not exist', async () => {
       const listing = await ownListing();
       const missing = unknownId();
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { categoryId: missing } });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { categoryId: missing } });
       expect(response.status).toBe(404);
       expect(response.body.error).toBe(`Category with id "${missing}" not found`);
     });
@@ -663,14 +658,14 @@ describe('PATCH /api/listings/:id', () => {
     it('answers 404 for an agent that does not exist', async () => {
       const listing = await ownListing();
       const missing = unknownId();
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: admin.token, json: { agentId: missing } });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.admin.token, json: { agentId: missing } });
       expect(response.status).toBe(404);
       expect(response.body.error).toBe(`User with id "${missing}" not found`);
     });
 
     it('answers 404 for an unknown listing', async () => {
       const missing = unknownId();
-      const response = await api.patch(`/api/listings/${missing}`, { token: admin.token, json: { title: 'x' } });
+      const response = await api.patch(`/api/listings/${missing}`, { token: shop.admin.token, json: { title: 'x' } });
       expect(response.status).toBe(404);
       expect(response.body.error).toBe(`Listing with id "${missing}" not found`);
     });
@@ -678,8 +673,8 @@ describe('PATCH /api/listings/:id', () => {
 
   describe('security', () => {
     it("forbids an agent to update another agent's listing, changing nothing", async () => {
-      const listing = await buildListing(server.db, { categoryId: category.id, agentId: otherAgent.id, title: 'Theirs' });
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { title: 'Mine now', status: 'SOLD' } });
+      const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.otherAgent.id, title: 'Theirs' });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { title: 'Mine now', status: 'SOLD' } });
       expect(response.status).toBe(403);
       expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
       expect(await listingRow(listing.id)).toMatchObject({ title: 'Theirs', stockQuantity: 1, status: 'AVAILABLE' });
@@ -687,23 +682,28 @@ describe('PATCH /api/listings/:id', () => {
 
     it('forbids an agent to hand a listing to another agent', async () => {
       const listing = await ownListing();
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { agentId: otherAgent.id } });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { agentId: shop.otherAgent.id } });
       expect(response.status).toBe(403);
-      expect((await listingRow(listing.id))!.agentId).toBe(agent.id);
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
+      expect((await listingRow(listing.id))!.agentId).toBe(shop.agent.id);
     });
 
     it('forbids an agent to update a listing whose agent is gone', async () => {
-      const listing = await buildListing(server.db, { categoryId: category.id, agentId: null });
-      const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { title: 'Claimed' } });
+      const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: null });
+      const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { title: 'Claimed' } });
       expect(response.status).toBe(403);
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
+      expect(await listingRow(listing.id)).toMatchObject({ title: listing.title, agentId: null });
     });
 
     it('refuses missing, malformed, expired and orphaned tokens', async () => {
       const listing = await ownListing({ title: 'Untouched' });
       const path = `/api/listings/${listing.id}`;
-      expect((await api.patch(path, { json: { title: 'x' } })).status).toBe(401);
+      const anonymous = await api.patch(path, { json: { title: 'x' } });
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
       expect((await api.patch(path, { token: 'not.a.jwt', json: { title: 'x' } })).body.error).toBe('Invalid token');
-      expect((await api.patch(path, { token: await expiredToken(agent), json: { title: 'x' } })).body.error).toBe('Token has expired');
+      expect((await api.patch(path, { token: await expiredToken(shop.agent), json: { title: 'x' } })).body.error).toBe('Token has expired');
       expect((await api.patch(path, { token: await deletedUserToken(), json: { title: 'x' } })).body.error).toBe('User no longer exists');
       expect((await listingRow(listing.id))!.title).toBe('Untouched');
     });
@@ -712,14 +712,14 @@ describe('PATCH /api/listings/:id', () => {
 
 describe('DELETE /api/listings/:id', () => {
   it('lets the owner delete a listing, its logs going with it, and records listing.deleted while its channel posts can still be read', async () => {
-    const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id, title: 'Goodbye' });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Goodbye' });
     await server.db.insert(syndicationLogs).values([
       { listingId: listing.id, platform: 'MESSENGER', status: 'SUCCESS', channelInfo: '@shop', messageId: 42, postMessageIds: [42, 43, 44] },
       { listingId: listing.id, platform: 'MESSENGER', status: 'SUCCESS', action: 'EDITED', channelInfo: '@shop', messageId: 42 },
       { listingId: listing.id, platform: 'MESSENGER', status: 'SUCCESS', channelInfo: '@archive', messageId: 7 },
       { listingId: listing.id, platform: 'MESSENGER', status: 'FAILED', channelInfo: '@shop' },
     ]);
-    const response = await api.delete(`/api/listings/${listing.id}`, { token: agent.token });
+    const response = await api.delete(`/api/listings/${listing.id}`, { token: shop.agent.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { id: listing.id } });
     expect(await listingRow(listing.id)).toBeUndefined();
@@ -733,41 +733,44 @@ describe('DELETE /api/listings/:id', () => {
   });
 
   it("lets an administrator delete any agent's listing", async () => {
-    const listing = await buildListing(server.db, { categoryId: category.id, agentId: otherAgent.id });
-    const response = await api.delete(`/api/listings/${listing.id}`, { token: admin.token });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.otherAgent.id });
+    const response = await api.delete(`/api/listings/${listing.id}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, data: { id: listing.id } });
     expect(await listingRow(listing.id)).toBeUndefined();
   });
 
   it('answers 404 for an unknown listing', async () => {
     const missing = unknownId();
-    const response = await api.delete(`/api/listings/${missing}`, { token: admin.token });
+    const response = await api.delete(`/api/listings/${missing}`, { token: shop.admin.token });
     expect(response.status).toBe(404);
     expect(response.body.error).toBe(`Listing with id "${missing}" not found`);
   });
 
   it("forbids an agent to delete another agent's listing", async () => {
-    const listing = await buildListing(server.db, { categoryId: category.id, agentId: otherAgent.id });
-    const response = await api.delete(`/api/listings/${listing.id}`, { token: agent.token });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.otherAgent.id });
+    const response = await api.delete(`/api/listings/${listing.id}`, { token: shop.agent.token });
     expect(response.status).toBe(403);
     expect(response.body.error).toBe('Not authorized');
     expect(await listingRow(listing.id)).toBeDefined();
   });
 
   it('refuses missing, malformed, expired and orphaned tokens', async () => {
-    const listing = await buildListing(server.db, { categoryId: category.id, agentId: agent.id });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id });
     const path = `/api/listings/${listing.id}`;
-    expect((await api.delete(path)).status).toBe(401);
+    const anonymous = await api.delete(path);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
     expect((await api.delete(path, { token: 'not.a.jwt' })).body.error).toBe('Invalid token');
-    expect((await api.delete(path, { token: await expiredToken(agent) })).body.error).toBe('Token has expired');
+    expect((await api.delete(path, { token: await expiredToken(shop.agent) })).body.error).toBe('Token has expired');
     expect((await api.delete(path, { token: await deletedUserToken() })).body.error).toBe('User no longer exists');
     expect(await listingRow(listing.id)).toBeDefined();
   });
 
   it('deletes only the listing named', async () => {
-    const kept = await buildListing(server.db, { categoryId: category.id, agentId: agent.id });
-    const doomed = await buildListing(server.db, { categoryId: category.id, agentId: agent.id });
-    await api.delete(`/api/listings/${doomed.id}`, { token: agent.token });
+    const kept = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id });
+    const doomed = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id });
+    await api.delete(`/api/listings/${doomed.id}`, { token: shop.agent.token });
     const remaining = await server.db.select({ id: listings.id }).from(listings).where(inArray(listings.id, [kept.id, doomed.id]));
     expect(remaining).toEqual([{ id: kept.id }]);
   });

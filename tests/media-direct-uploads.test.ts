@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listings } from '../lib/db/schema.js';
 import type { DirectUploadTicket } from '../lib/media/direct-upload.js';
-import { buildCategory } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import type { TestUser } from './support/factories.js';
 import { imageForm, imageInfo, jpegOfSize, largeJpeg, smallPng } from './support/images.js';
 import { startLoopbackImageHost, type LoopbackImageHost, type UploadResponse } from './support/loopback-image-host.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const FOLDER = 'test-shop/listings';
@@ -19,21 +19,16 @@ beforeAll(async () => {
 afterAll(() => host.close());
 const server = useTestServer(() => ({ STORAGE_PROVIDER: 'cloudinary', CLOUDINARY_URL: host.cloudinaryUrl, IMAGE_HOST_FOLDER: FOLDER }));
 const api = server.api;
-let agent: TestUser;
-let admin: TestUser;
-let categoryId: string;
+const shop = useShop(server);
 let png: Buffer;
 let photo: Buffer;
 
 beforeAll(async () => {
-  agent = await buildAgent(server.db);
-  admin = await buildAdmin(server.db);
-  categoryId = (await buildCategory(server.db)).id;
   png = await smallPng();
   photo = await largeJpeg();
 });
 
-const fields = (title: string) => ({ title, price: 250, categoryId, attributes: { brand: 'Apple', model: 'iPad', storage: '64GB' } });
+const fields = (title: string) => ({ title, price: 250, categoryId: shop.category.id, attributes: { brand: 'Apple', model: 'iPad', storage: '64GB' } });
 
 async function ticketFor(user: TestUser): Promise<DirectUploadTicket> {
   const response = await api.post<{ data: DirectUploadTicket }>('/api/uploads/signature', { token: user.token });
@@ -68,7 +63,7 @@ async function listingsTitled(title: string) {
 }
 
 async function createWithRefs(title: string, imageRefs: unknown[]): Promise<{ id: string; images: string[] }> {
-  const response = await api.post('/api/listings', { token: agent.token, json: { ...fields(title), imageRefs } });
+  const response = await api.post('/api/listings', { token: shop.agent.token, json: { ...fields(title), imageRefs } });
   expect(response.status).toBe(201);
   return response.body.data;
 }
@@ -76,7 +71,7 @@ async function createWithRefs(title: string, imageRefs: unknown[]): Promise<{ id
 describe('POST /api/uploads/signature', () => {
   it('signs uploads into the folder with the incoming transformation to a 1200 px WebP at quality 80', async () => {
     const before = Math.floor(Date.now() / 1000);
-    const ticket = await ticketFor(agent);
+    const ticket = await ticketFor(shop.agent);
     expect(ticket).toEqual({
       uploadUrl: `${host.baseUrl}/v1_1/${host.cloudName}/image/upload`,
       cloudName: host.cloudName,
@@ -103,14 +98,14 @@ describe('POST /api/uploads/signature', () => {
 
   it('gives a signature the image host accepts, which stores the photo in the folder as the spec\'s image', async () => {
     const badSignatures = host.badSignatures;
-    const response = await uploaded(admin, photo);
+    const response = await uploaded(shop.admin, photo);
     expect(host.badSignatures).toBe(badSignatures);
     expect(response.public_id).toMatch(new RegExp(`^${FOLDER}/[0-9a-f-]+$`));
     expect(await imageInfo(host.images.get(response.public_id)!)).toMatchObject({ format: 'webp', width: 1200, height: 900 });
   });
 
   it('gives a signature that covers the image\'s public id in the folder and the transformation: the image host refuses either changed', async () => {
-    const ticket = await ticketFor(agent);
+    const ticket = await ticketFor(shop.agent);
     const badSignatures = host.badSignatures;
     expect((await uploadDirectly(ticket, png, { public_id: 'elsewhere/photo' })).status).toBe(401);
     expect((await uploadDirectly(ticket, png, { transformation: 'c_limit,q_100,w_4000' })).status).toBe(401);
@@ -122,12 +117,12 @@ describe('listings with images uploaded directly', () => {
   it('creates a listing with ten 8 MB photos while no request to the service exceeds 1 MB', async () => {
     const eightMegabytes = await jpegOfSize(8 * MEGABYTE);
     // The only requests to the service: the signature (no body) and this listing.
-    const refs = await Promise.all(Array.from({ length: 10 }, () => uploaded(agent, eightMegabytes)));
+    const refs = await Promise.all(Array.from({ length: 10 }, () => uploaded(shop.agent, eightMegabytes)));
     expect(host.uploads.slice(-10).map((upload) => upload.receivedBytes)).toEqual(Array(10).fill(8 * MEGABYTE));
     const body = { ...fields('Ten photos'), imageRefs: refs };
     expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThan(MEGABYTE);
 
-    const response = await api.post('/api/listings', { token: agent.token, json: body });
+    const response = await api.post('/api/listings', { token: shop.agent.token, json: body });
     expect(response.status).toBe(201);
     const listing: { id: string; images: string[] } = response.body.data;
     expect(listing.images).toEqual(refs.map((ref) => ref.secure_url));
@@ -137,10 +132,10 @@ describe('listings with images uploaded directly', () => {
   }, 60_000);
 
   it('takes imageRefs as a multipart field too, after the files sent with it', async () => {
-    const ref = await uploaded(agent, png);
+    const ref = await uploaded(shop.agent, png);
     const { attributes, price, ...text } = fields('Mixed');
     const form = imageForm({ ...text, price: String(price), attributes: JSON.stringify(attributes), imageRefs: JSON.stringify([ref]) }, [png]);
-    const response = await api.post('/api/listings', { token: agent.token, form });
+    const response = await api.post('/api/listings', { token: shop.agent.token, form });
     expect(response.status).toBe(201);
     const images: string[] = response.body.data.images;
     expect(images).toHaveLength(2);
@@ -149,16 +144,16 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('stores the same URL form as an image uploaded through the service', async () => {
-    const ref = await uploaded(agent, png);
+    const ref = await uploaded(shop.agent, png);
     const { attributes, price, ...text } = fields('Through the service');
-    const viaService = await api.post('/api/listings', { token: agent.token, form: imageForm({ ...text, price: String(price), attributes: JSON.stringify(attributes) }, [png]) });
+    const viaService = await api.post('/api/listings', { token: shop.agent.token, form: imageForm({ ...text, price: String(price), attributes: JSON.stringify(attributes) }, [png]) });
     const direct = await createWithRefs('Direct', [ref]);
     const urlShape = (url: string) => url.replace(/[^/]+\.webp$/, '<id>.webp');
     expect(urlShape(direct.images[0]!)).toBe(urlShape(viaService.body.data.images[0]));
   });
 
   it('refuses refs outside the folder, with a forged signature or naming another image, and stores nothing', async () => {
-    const [forged, misnamed, elsewhere, reversioned, genuine] = await Promise.all(Array.from({ length: 5 }, () => uploaded(agent, png)));
+    const [forged, misnamed, elsewhere, reversioned, genuine] = await Promise.all(Array.from({ length: 5 }, () => uploaded(shop.agent, png)));
     const outsideFolder = host.store('another-shop/listings/photo', png);
     const refs = [
       outsideFolder,
@@ -168,7 +163,7 @@ describe('listings with images uploaded directly', () => {
       genuine!,
     ];
     const uploadsBefore = host.uploads.length;
-    const response = await api.post('/api/listings', { token: agent.token, json: { ...fields('Forged'), imageRefs: refs } });
+    const response = await api.post('/api/listings', { token: shop.agent.token, json: { ...fields('Forged'), imageRefs: refs } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       success: false,
@@ -187,16 +182,16 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('refuses a ref without the upload response\'s signature', async () => {
-    const { signature: _unsigned, ...unsigned } = await uploaded(agent, png);
-    const response = await api.post('/api/listings', { token: agent.token, json: { ...fields('Unsigned'), imageRefs: [unsigned] } });
+    const { signature: _unsigned, ...unsigned } = await uploaded(shop.agent, png);
+    const response = await api.post('/api/listings', { token: shop.agent.token, json: { ...fields('Unsigned'), imageRefs: [unsigned] } });
     expect(response.status).toBe(400);
     expect(response.body.details).toEqual([expect.objectContaining({ field: 'imageRefs.0.signature' })]);
     expect(await listingsTitled('Unsigned')).toHaveLength(0);
   });
 
   it('refuses the same image twice in one request', async () => {
-    const ref = await uploaded(agent, png);
-    const response = await api.post('/api/listings', { token: agent.token, json: { ...fields('Twice'), imageRefs: [ref, ref] } });
+    const ref = await uploaded(shop.agent, png);
+    const response = await api.post('/api/listings', { token: shop.agent.token, json: { ...fields('Twice'), imageRefs: [ref, ref] } });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('imageRefs must not name an image twice');
     expect(response.body.details).toEqual([{ field: 'imageRefs[1]', message: 'names an image already named', received: ref.secure_url }]);
@@ -204,11 +199,11 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('counts refs with the uploaded files against the 10-image limit, uploading none of the files', async () => {
-    const refs = await Promise.all(Array.from({ length: 10 }, () => uploaded(agent, png)));
+    const refs = await Promise.all(Array.from({ length: 10 }, () => uploaded(shop.agent, png)));
     const { attributes, price, ...text } = fields('Eleven');
     const form = imageForm({ ...text, price: String(price), attributes: JSON.stringify(attributes), imageRefs: JSON.stringify(refs) }, [png]);
     const uploadsBefore = host.uploads.length;
-    const response = await api.post('/api/listings', { token: agent.token, form });
+    const response = await api.post('/api/listings', { token: shop.agent.token, form });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('A listing can have at most 10 images: 0 kept and 11 new');
     expect(host.uploads).toHaveLength(uploadsBefore);
@@ -216,9 +211,9 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('gives a directly uploaded image to one listing only, also when two writes race for it', async () => {
-    const ref = await uploaded(agent, png);
+    const ref = await uploaded(shop.agent, png);
     const attempts = await Promise.all(
-      ['Race A', 'Race B'].map((title) => api.post('/api/listings', { token: agent.token, json: { ...fields(title), imageRefs: [ref] } })),
+      ['Race A', 'Race B'].map((title) => api.post('/api/listings', { token: shop.agent.token, json: { ...fields(title), imageRefs: [ref] } })),
     );
     expect(attempts.map((attempt) => attempt.status).sort()).toEqual([201, 409]);
     const refused = attempts.find((attempt) => attempt.status === 409)!;
@@ -233,10 +228,10 @@ describe('listings with images uploaded directly', () => {
   });
 
   it('appends refs on update, after the kept images and new files, within the limit', async () => {
-    const [first, second, third] = await Promise.all([uploaded(agent, png), uploaded(agent, png), uploaded(agent, png)]);
+    const [first, second, third] = await Promise.all([uploaded(shop.agent, png), uploaded(shop.agent, png), uploaded(shop.agent, png)]);
     const listing = await createWithRefs('Growing', [first]);
     const form = imageForm({ existingImages: JSON.stringify(listing.images), imageRefs: JSON.stringify([second]) }, [png]);
-    const response = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, form });
+    const response = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, form });
     expect(response.status).toBe(200);
     const images: string[] = response.body.data.images;
     expect(images).toHaveLength(3);
@@ -244,27 +239,27 @@ describe('listings with images uploaded directly', () => {
     expect(images[2]).toBe(second!.secure_url);
     expect((await listingRow(listing.id))!.images).toEqual(images);
 
-    const full = await Promise.all(Array.from({ length: 8 }, () => uploaded(agent, png)));
-    const overLimit = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { imageRefs: full } });
+    const full = await Promise.all(Array.from({ length: 8 }, () => uploaded(shop.agent, png)));
+    const overLimit = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { imageRefs: full } });
     expect(overLimit.status).toBe(400);
     expect(overLimit.body.error).toBe('A listing can have at most 10 images: 3 kept and 8 new');
     expect((await listingRow(listing.id))!.images).toEqual(images);
 
-    const again = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { imageRefs: [first, third] } });
+    const again = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { imageRefs: [first, third] } });
     expect(again.status).toBe(409);
     expect((await listingRow(listing.id))!.images).toEqual(images);
   });
 
   it('destroys a directly uploaded image on the host when an update drops it or the listing is deleted', async () => {
-    const [dropped, kept] = await Promise.all([uploaded(agent, png), uploaded(agent, png)]);
+    const [dropped, kept] = await Promise.all([uploaded(shop.agent, png), uploaded(shop.agent, png)]);
     const listing = await createWithRefs('Pruned', [dropped, kept]);
-    const update = await api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { existingImages: [kept!.secure_url] } });
+    const update = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { existingImages: [kept!.secure_url] } });
     expect(update.status).toBe(200);
     expect(host.destroyed).toContain(dropped!.public_id);
     expect(host.images.has(dropped!.public_id)).toBe(false);
     expect(host.images.has(kept!.public_id)).toBe(true);
 
-    const removal = await api.delete(`/api/listings/${listing.id}`, { token: agent.token });
+    const removal = await api.delete(`/api/listings/${listing.id}`, { token: shop.agent.token });
     expect(removal.status).toBe(200);
     expect(host.destroyed).toContain(kept!.public_id);
     expect(host.images.has(kept!.public_id)).toBe(false);

@@ -3,11 +3,13 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { notifications, users } from '../lib/db/schema.js';
 import { notify } from '../lib/notifications/notify.js';
-import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
+import { buildAdmin, buildAgent, expiredToken } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const server = useTestServer();
 const api = server.api;
+const shop = useShop(server);
 
 type NotificationRow = typeof notifications.$inferSelect;
 
@@ -51,6 +53,7 @@ async function storedNotification(id: string): Promise<NotificationRow | undefin
   return row;
 }
 
+// A test that reads or changes an inbox builds the agent who owns it, so it starts empty.
 describe('GET /api/notifications', () => {
   it("lists only the caller's notifications, newest first, with the unread count and paging", async () => {
     const agent = await buildAgent(server.db);
@@ -143,8 +146,7 @@ describe('GET /api/notifications', () => {
     ['page=two', 'page', 'must be a whole number'],
     ['unreadOnly=maybe', 'unreadOnly', 'must be true or false'],
   ])('refuses the query %s with details', async (query, field, message) => {
-    const agent = await buildAgent(server.db);
-    const response = await api.get(`/api/notifications?${query}`, { token: agent.token });
+    const response = await api.get(`/api/notifications?${query}`, { token: shop.agent.token });
     expect(response.status).toBe(400);
     expect(response.body.success).toBe(false);
     expect(response.body.details).toEqual([expect.objectContaining({ field, message })]);
@@ -197,31 +199,27 @@ describe('PUT /api/notifications/:id/read', () => {
   });
 
   it('answers 404 naming an unknown id', async () => {
-    const agent = await buildAgent(server.db);
     const id = crypto.randomUUID();
-    const response = await api.put(`/api/notifications/${id}/read`, { token: agent.token });
+    const response = await api.put(`/api/notifications/${id}/read`, { token: shop.agent.token });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Notification with id "${id}" not found` });
   });
 
   it('answers 400 for an id that is not a UUID', async () => {
-    const agent = await buildAgent(server.db);
-    const response = await api.put('/api/notifications/latest/read', { token: agent.token });
+    const response = await api.put('/api/notifications/latest/read', { token: shop.agent.token });
     expect(response.status).toBe(400);
     expect(response.body.details).toEqual([{ field: 'id', message: 'must be a valid UUID', received: 'latest' }]);
   });
 });
 
 describe('notifications: security', () => {
-  let owner: TestUser;
   let ownerRows: NotificationRow[];
   let expired: string;
   let deletedUserToken: string;
 
   beforeAll(async () => {
-    owner = await buildAgent(server.db);
-    ownerRows = await buildNotifications(owner.id, [{}, {}]);
-    expired = await expiredToken(owner);
+    ownerRows = await buildNotifications(shop.agent.id, [{}, {}]);
+    expired = await expiredToken(shop.agent);
     const doomed = await buildAgent(server.db);
     await buildNotifications(doomed.id, [{}]);
     deletedUserToken = doomed.token;
@@ -235,7 +233,7 @@ describe('notifications: security', () => {
   ];
 
   async function expectOwnerUnread() {
-    expect((await storedNotifications(owner.id)).map((row) => row.isRead)).toEqual([false, false]);
+    expect((await storedNotifications(shop.agent.id)).map((row) => row.isRead)).toEqual([false, false]);
   }
 
   describe.each(routes)('$name', ({ send }) => {
@@ -253,7 +251,7 @@ describe('notifications: security', () => {
   });
 
   it("does not show another user's notifications, to an agent or an administrator", async () => {
-    for (const reader of [await buildAgent(server.db), await buildAdmin(server.db)]) {
+    for (const reader of [shop.otherAgent, shop.admin]) {
       const response = await api.get('/api/notifications', { token: reader.token });
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual([]);
@@ -262,22 +260,21 @@ describe('notifications: security', () => {
   });
 
   it("answers 403 when an agent marks another agent's notification read, changing nothing", async () => {
-    const intruder = await buildAgent(server.db);
-    const response = await api.put(`/api/notifications/${ownerRows[0]!.id}/read`, { token: intruder.token });
+    const response = await api.put(`/api/notifications/${ownerRows[0]!.id}/read`, { token: shop.otherAgent.token });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
     await expectOwnerUnread();
   });
 
   it("answers 403 when an administrator marks an agent's notification read: an inbox is personal", async () => {
-    const administrator = await buildAdmin(server.db);
-    const response = await api.put(`/api/notifications/${ownerRows[1]!.id}/read`, { token: administrator.token });
+    const response = await api.put(`/api/notifications/${ownerRows[1]!.id}/read`, { token: shop.admin.token });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
     await expectOwnerUnread();
   });
 
   it("leaves other users' notifications unread when an administrator marks all read", async () => {
+    // Its own administrator, whose inbox this test fills: the shared one's stays empty.
     const administrator = await buildAdmin(server.db);
     const [own] = await buildNotifications(administrator.id, [{}]);
     const response = await api.put('/api/notifications/read-all', { token: administrator.token });

@@ -1,8 +1,8 @@
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentCodes, listings, notifications, users } from '../lib/db/schema.js';
-import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildListing } from './support/catalog-factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 /**
@@ -12,17 +12,10 @@ import { useTestServer } from './support/test-server.js';
  */
 const server = useTestServer({ TRUST_PROXY: '1' });
 const api = server.api;
-let admin: TestUser;
-let agent: TestUser;
-let categoryId: string;
+const shop = useShop(server);
 let sequence = 0;
 
 // Sign-up limits count per client address: behind a trusted proxy each request names its own.
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db);
-  categoryId = (await buildCategory(server.db)).id;
-});
 
 function next(): number {
   sequence += 1;
@@ -40,7 +33,7 @@ async function listingRow(id: string) {
 }
 
 async function issueCode(maxUses: number): Promise<{ id: string; code: string }> {
-  const response = await api.post('/api/auth/agent-codes', { token: admin.token, json: { name: 'Invited Agent', phone: '+15550999', maxUses } });
+  const response = await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: { name: 'Invited Agent', phone: '+15550999', maxUses } });
   expect(response.status).toBe(201);
   return response.body.data;
 }
@@ -58,9 +51,9 @@ function statusesOf(responses: Array<{ status: number }>): number[] {
 
 describe('selling one listing concurrently', () => {
   it('takes exactly one item per sale, refuses the sales past the stock, archives at zero, while readers see no negative stock', async () => {
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id, stockQuantity: 20 });
-    const sales = Array.from({ length: 25 }, () => api.patch(`/api/listings/${listing.id}`, { token: agent.token, json: { status: 'SOLD' } }));
-    const reads = Array.from({ length: 10 }, () => api.get(`/api/listings/${listing.id}`, { token: admin.token }));
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, stockQuantity: 20 });
+    const sales = Array.from({ length: 25 }, () => api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { status: 'SOLD' } }));
+    const reads = Array.from({ length: 10 }, () => api.get(`/api/listings/${listing.id}`, { token: shop.admin.token }));
     const [sold, read] = await Promise.all([Promise.all(sales), Promise.all(reads)]);
 
     expect(statusesOf(sold)).toEqual([...Array(20).fill(200), ...Array(5).fill(409)]);
@@ -71,7 +64,7 @@ describe('selling one listing concurrently', () => {
     const soldNotices = await server.db
       .select({ total: count() })
       .from(notifications)
-      .where(and(eq(notifications.userId, agent.id), eq(notifications.type, 'LISTING_SOLD'), sql`${notifications.data} ->> 'listingId' = ${listing.id}`));
+      .where(and(eq(notifications.userId, shop.agent.id), eq(notifications.type, 'LISTING_SOLD'), sql`${notifications.data} ->> 'listingId' = ${listing.id}`));
     expect(soldNotices[0]!.total).toBe(20);
     for (const response of read) {
       expect(response.status).toBe(200);
@@ -83,9 +76,9 @@ describe('selling one listing concurrently', () => {
 
 describe('counting views concurrently', () => {
   it('adds exactly 50 views for 25 public and 25 signed-in detail fetches at once', async () => {
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id });
     const publicViews = Array.from({ length: 25 }, () => api.get(`/api/public/listings/${listing.id}`));
-    const agentViews = Array.from({ length: 25 }, () => api.get(`/api/listings/${listing.id}`, { token: agent.token }));
+    const agentViews = Array.from({ length: 25 }, () => api.get(`/api/listings/${listing.id}`, { token: shop.agent.token }));
     const responses = await Promise.all([...publicViews, ...agentViews]);
 
     expect(statusesOf(responses)).toEqual(Array(50).fill(200));
@@ -128,7 +121,7 @@ describe('signing up concurrently', () => {
 
 describe('inquiry clicks concurrently', () => {
   it('counts exactly the 30 inquiries the per-minute limit lets through out of 40 from one address', async () => {
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id });
     const address = { 'x-forwarded-for': '198.51.100.77' };
     const responses = await Promise.all(
       Array.from({ length: 40 }, () => api.post(`/api/public/listings/${listing.id}/inquiry`, { json: { method: 'call' }, headers: address })),
@@ -143,7 +136,7 @@ describe('inquiry clicks concurrently', () => {
   });
 
   it('counts all 40 inquiries spread over addresses, none lost to a concurrent increment', async () => {
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id });
     const responses = await Promise.all(
       Array.from({ length: 40 }, (_, index) =>
         api.post(`/api/public/listings/${listing.id}/inquiry`, { json: { method: 'chat' }, headers: { 'x-forwarded-for': `192.0.2.${index % 2}` } }),

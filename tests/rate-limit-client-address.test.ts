@@ -36,7 +36,9 @@ describe('password reset requests', () => {
     for (let index = 0; index < 5; index += 1) {
       expect((await api.post('/api/auth/forgot-password', { json: { email: agent.email }, headers: { 'x-forwarded-for': '198.51.100.66' } })).status).toBe(200);
     }
-    expect((await api.post('/api/auth/forgot-password', { json: { email: agent.email }, headers: { 'x-forwarded-for': '198.51.100.66' } })).status).toBe(429);
+    const held = await api.post('/api/auth/forgot-password', { json: { email: agent.email }, headers: { 'x-forwarded-for': '198.51.100.66' } });
+    expect(held.status).toBe(429);
+    expect(held.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
     expect((await api.post('/api/auth/forgot-password', { json: { email: agent.email }, headers: { 'x-forwarded-for': '192.0.2.44' } })).status).toBe(200);
   });
 

@@ -5,7 +5,8 @@ import { COUNTED_LISTINGS } from '../lib/listings/read-tuning.js';
 import { SERVED_RESULTS } from '../lib/storefront/read-plan.js';
 import { insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
 import { buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildAgent } from './support/factories.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 /**
@@ -18,8 +19,7 @@ const LISTINGS = 20_000;
 
 const server = useTestServer();
 const api = server.api;
-let admin: TestUser;
-let agent: TestUser;
+const shop = useShop(server);
 let phonesId: string;
 let laptopsId: string;
 
@@ -28,11 +28,9 @@ async function rows<T>(query: SQL): Promise<T[]> {
 }
 
 beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db);
-  const others = await Promise.all([buildAgent(server.db), buildAgent(server.db)]);
+  const third = await buildAgent(server.db);
   await withDerivedDataDeferred(server.db, () =>
-    insertGeneratedListings(server.db, { total: LISTINGS, seed: 7, agentIds: [agent.id, ...others.map((other) => other.id)] }),
+    insertGeneratedListings(server.db, { total: LISTINGS, seed: 7, agentIds: [shop.agent.id, shop.otherAgent.id, third.id] }),
   );
   await server.db.execute(sql`analyze listings`);
   const [phones, laptops] = await rows<{ id: string }>(sql`select id from categories where name in ('PHONES', 'LAPTOPS') order by name desc`);
@@ -174,11 +172,11 @@ describe('GET /api/public/listings at scale in price order from the search posti
       [`Cable ${longWord}`, 'Spare', 4_500, 'AVAILABLE'],
       ['Pixel 8 sold', 'Comes with AirPods', 4_950, 'SOLD'],
     ] as const) {
-      await buildListing(server.db, { categoryId: phonesId, agentId: agent.id, title, description, price, status, attributes: { brand: 'Google', model: 'Pixel' } });
+      await buildListing(server.db, { categoryId: phonesId, agentId: shop.agent.id, title, description, price, status, attributes: { brand: 'Google', model: 'Pixel' } });
     }
     // One attribute term twice (names differing only in case), and a term too long for an index entry.
     const longColor = `Midnight ${'blue '.repeat(600)}`.trim();
-    await buildListing(server.db, { categoryId: phonesId, agentId: agent.id, title: 'Pixel 9 Pro', price: 980, attributes: { Brand: 'Google', brand: 'google', model: 'Pixel', color: longColor } });
+    await buildListing(server.db, { categoryId: phonesId, agentId: shop.agent.id, title: 'Pixel 9 Pro', price: 980, attributes: { Brand: 'Google', brand: 'google', model: 'Pixel', color: longColor } });
   });
 
   // A word held by fewer listings than a page walks (all its postings read), by more (`apple`),
@@ -327,7 +325,7 @@ describe('GET /api/public/listings at scale serves the first 10,000 results', ()
 
   it("leaves the administrators' list uncapped", async () => {
     const all = await straightforward(sql`true`);
-    const answer = await api.get('/api/listings?limit=100&page=101', { token: admin.token });
+    const answer = await api.get('/api/listings?limit=100&page=101', { token: shop.admin.token });
     expectPage(answer, all, 101, 100);
     expect(answer.body.data).toHaveLength(100);
     expect(answer.body.pagination.totalPages).toBe(Math.ceil(all.length / 100));
@@ -352,14 +350,14 @@ describe('GET /api/listings at scale matches the straightforward statement', () 
     it(`answers ${query || 'no filter'} alike for an administrator`, async () => {
       const all = await straightforward(where());
       for (const page of [1, 2, Math.max(1, Math.ceil(all.length / 20))]) {
-        expectPage(await api.get(`/api/listings?${withIds(query)}&page=${page}`, { token: admin.token }), all, page, 20);
+        expectPage(await api.get(`/api/listings?${withIds(query)}&page=${page}`, { token: shop.admin.token }), all, page, 20);
       }
     });
 
     it(`answers ${query || 'no filter'} alike for an agent, over their own listings`, async () => {
-      const all = await straightforward(sql`${where()} and l."agentId" = ${agent.id}`);
+      const all = await straightforward(sql`${where()} and l."agentId" = ${shop.agent.id}`);
       for (const page of [1, Math.max(1, Math.ceil(all.length / 20))]) {
-        expectPage(await api.get(`/api/listings?${withIds(query)}&page=${page}`, { token: agent.token }), all, page, 20);
+        expectPage(await api.get(`/api/listings?${withIds(query)}&page=${page}`, { token: shop.agent.token }), all, page, 20);
       }
     });
   }
@@ -373,7 +371,7 @@ describe('counts read from kept totals at scale', () => {
       ['', sql`true`],
     ] as const) {
       const all = await straightforward(where);
-      const answer = await api.get(`/api/commissions/listings?${query}&page=7`, { token: admin.token });
+      const answer = await api.get(`/api/commissions/listings?${query}&page=7`, { token: shop.admin.token });
       expectPage(answer, all, 7, 20);
       expect(answer.body.pagination.totalExact).toBe(true);
     }
@@ -386,7 +384,7 @@ describe('counts read from kept totals at scale', () => {
       coalesce(round(sum(price * "commissionPercent" / 100) filter (where status = 'SOLD'), 2), 0)::float as "collectedCommission",
       coalesce(round(sum(price * "commissionPercent" / 100) filter (where status in ('AVAILABLE', 'PENDING')), 2), 0)::float as "pendingCommission"
       from listings where "commissionPercent" is not null`);
-    const answer = await api.get('/api/commissions/summary', { token: admin.token });
+    const answer = await api.get('/api/commissions/summary', { token: shop.admin.token });
     expect(answer.body.data).toEqual(expected);
   });
 
@@ -400,7 +398,7 @@ describe('counts read from kept totals at scale', () => {
     expect(one.body.data.listingCount).toBe(perCategory.find((category) => category.id === phonesId)!.count);
 
     const perAgent = await rows<{ id: string; count: number }>(sql`select u.id, count(l.id)::int as count from users u left join listings l on l."agentId" = u.id where u.role = 'AGENT' group by u.id`);
-    const agents = await api.get('/api/auth/agents?limit=100', { token: admin.token });
+    const agents = await api.get('/api/auth/agents?limit=100', { token: shop.admin.token });
     for (const { id, count } of perAgent) {
       expect(agents.body.data.find((listed: { id: string }) => listed.id === id)).toMatchObject({ listingCount: count });
     }

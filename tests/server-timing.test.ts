@@ -1,23 +1,22 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, type TestUser } from './support/factories.js';
 import type { ApiResponse } from './support/http.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const STOREFRONT = 'http://localhost:5173';
 const server = useTestServer({ ALLOWED_ORIGINS: STOREFRONT });
 const api = server.api;
-let admin: TestUser;
+const shop = useShop(server);
 
 beforeAll(async () => {
-  admin = await buildAdmin(server.db);
   const category = await buildCategory(server.db, { name: 'TIMED_PHONES', displayName: 'Timed Phones' });
   for (const [title, brand] of [
     ['Galaxy S23', 'Samsung'],
     ['iPhone 15', 'Apple'],
     ['Pixel 8', 'Google'],
   ] as const) {
-    await buildListing(server.db, { categoryId: category.id, agentId: admin.id, title, attributes: { brand, model: title, storage: '128GB' } });
+    await buildListing(server.db, { categoryId: category.id, agentId: shop.admin.id, title, attributes: { brand, model: title, storage: '128GB' } });
   }
 });
 
@@ -40,11 +39,11 @@ describe('Server-Timing', () => {
     const answers = [
       await api.get('/api/health'),
       await api.get('/api/public/listings'),
-      await api.put('/api/settings', { token: admin.token, json: { siteName: 'Timed shop' } }),
+      await api.put('/api/settings', { token: shop.admin.token, json: { siteName: 'Timed shop' } }),
       await api.get('/api/public/listings?limit=abc'),
       await api.get('/api/listings'),
       await api.get('/api/no-such-route'),
-      await api.delete('/api/settings', { token: admin.token }),
+      await api.delete('/api/settings', { token: shop.admin.token }),
       await api.send('OPTIONS', '/api/settings', { headers: { origin: STOREFRONT, 'access-control-request-method': 'PUT' } }),
     ];
     expect(answers.map((response) => response.status)).toEqual([200, 200, 200, 400, 401, 404, 405, 204]);
@@ -57,7 +56,7 @@ describe('Server-Timing', () => {
   it('counts the time statements took: none for liveness, some for a read and for a write in a transaction', async () => {
     expect(serverTimingOf(await api.get('/api/health')).db).toBe(0);
     expect(serverTimingOf(await api.get('/api/categories')).db).toBeGreaterThan(0);
-    expect(serverTimingOf(await api.put('/api/settings', { token: admin.token, json: { siteName: 'Timed again' } })).db).toBeGreaterThan(0);
+    expect(serverTimingOf(await api.put('/api/settings', { token: shop.admin.token, json: { siteName: 'Timed again' } })).db).toBeGreaterThan(0);
   });
 
   it('names the read plan a storefront list took', async () => {
@@ -108,7 +107,7 @@ describe('telemetry without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('loads nothing of OpenTelemetry: no API registered after requests, reads and writes', async () => {
     expect(process.env.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
     expect((await api.get('/api/public/listings')).status).toBe(200);
-    expect((await api.put('/api/settings', { token: admin.token, json: { siteName: 'Untraced' } })).status).toBe(200);
+    expect((await api.put('/api/settings', { token: shop.admin.token, json: { siteName: 'Untraced' } })).status).toBe(200);
     expect(Object.getOwnPropertySymbols(globalThis).map(String).filter((symbol) => symbol.includes('opentelemetry'))).toEqual([]);
   });
 });

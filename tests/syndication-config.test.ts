@@ -183,12 +183,14 @@ describe('DELETE /api/syndication/config/:platform', () => {
   it('answers 404 when the platform has no config', async () => {
     const response = await api.delete('/api/syndication/config/MESSENGER', { token: shop.admin.token });
     expect(response.status).toBe(404);
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Syndication config for platform "MESSENGER" not found' });
   });
 
   it('refuses an agent and keeps the config', async () => {
     await storeConfig();
     const response = await api.delete('/api/syndication/config/MESSENGER', { token: shop.agent.token });
     expect(response.status).toBe(403);
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
     expect(await storedConfig()).toBeDefined();
   });
 });
@@ -211,6 +213,7 @@ describe('GET /api/syndication/messenger/info', () => {
     await storeConfig({ isActive: false });
     const response = await api.get('/api/syndication/messenger/info', { token: shop.admin.token });
     expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ bot: { username: 'deals_bot' }, channel: { id: Number(CHANNEL), title: 'Shop Deals' } });
   });
 
   it('answers 502 with the Bot API error', async () => {
@@ -229,7 +232,10 @@ describe('GET /api/syndication/messenger/info', () => {
   });
 
   it('refuses a request without a token', async () => {
-    expect((await api.get('/api/syndication/messenger/info')).status).toBe(401);
+    const response = await api.get('/api/syndication/messenger/info');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
+    expect(bot.calls).toEqual([]);
   });
 });
 
@@ -313,15 +319,25 @@ describe('messenger webhook', () => {
   });
 
   it('answers 409 while no bot is configured', async () => {
-    expect((await api.post('/api/syndication/messenger/setup-webhook', { token: shop.admin.token })).status).toBe(409);
-    expect((await api.get('/api/syndication/messenger/webhook-info', { token: shop.admin.token })).status).toBe(409);
+    for (const response of [
+      await api.post('/api/syndication/messenger/setup-webhook', { token: shop.admin.token }),
+      await api.get('/api/syndication/messenger/webhook-info', { token: shop.admin.token }),
+    ]) {
+      expect(response.status).toBe(409);
+      expect(response.body).toEqual({ success: false, code: 'NOT_CONFIGURED', error: 'The messenger bot is not configured: set a MESSENGER bot token' });
+    }
     expect(bot.calls).toEqual([]);
   });
 
   it('refuses an agent', async () => {
     await storeConfig();
-    expect((await api.post('/api/syndication/messenger/setup-webhook', { token: shop.agent.token })).status).toBe(403);
-    expect((await api.get('/api/syndication/messenger/webhook-info', { token: shop.agent.token })).status).toBe(403);
+    for (const response of [
+      await api.post('/api/syndication/messenger/setup-webhook', { token: shop.agent.token }),
+      await api.get('/api/syndication/messenger/webhook-info', { token: shop.agent.token }),
+    ]) {
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
+    }
     expect(bot.calls).toEqual([]);
   });
 

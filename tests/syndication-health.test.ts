@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { syndicationLogs } from '../lib/db/schema.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
-import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildListing } from './support/catalog-factories.js';
 import { useLoopbackBotApi } from './support/loopback-bot-api.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '123456:health-token';
@@ -13,9 +13,7 @@ const CRON_SECRET = 'health-cron-secret';
 const bot = useLoopbackBotApi({ token: BOT_TOKEN, channelId: CHANNEL });
 const server = useTestServer(() => ({ ...bot.serverEnv(), MESSENGER_TIMEOUT_MS: '500', CRON_SECRET }));
 const api = server.api;
-let agent: TestUser;
-let admin: TestUser;
-let categoryId: string;
+const shop = useShop(server);
 
 const ATTRIBUTES = { brand: 'Apple', model: 'iPhone 13', storage: '128GB' };
 const NOTHING_YET = {
@@ -30,11 +28,6 @@ const NOTHING_YET = {
   lastRetryAfterSeconds: null,
 };
 
-beforeAll(async () => {
-  agent = await buildAgent(server.db);
-  admin = await buildAdmin(server.db);
-  categoryId = (await buildCategory(server.db)).id;
-});
 beforeEach(async () => {
   bot.reset();
   await server.db.delete(syndicationLogs);
@@ -42,7 +35,7 @@ beforeEach(async () => {
 
 /** Creates a listing, which posts it to the channel after the answer, and waits for that post. */
 async function createPosted(title: string): Promise<string> {
-  const response = await api.post('/api/listings', { token: agent.token, json: { title, price: 100, categoryId, attributes: ATTRIBUTES } });
+  const response = await api.post('/api/listings', { token: shop.agent.token, json: { title, price: 100, categoryId: shop.category.id, attributes: ATTRIBUTES } });
   expect(response.status).toBe(201);
   await settleDeferredWork();
   return response.body.data.id;
@@ -54,7 +47,7 @@ async function entryOf(listingId: string) {
 }
 
 async function health() {
-  const response = await api.get('/api/syndication/health', { token: admin.token });
+  const response = await api.get('/api/syndication/health', { token: shop.admin.token });
   expect(response.status).toBe(200);
   return response.body.data;
 }
@@ -103,7 +96,7 @@ describe('GET /api/syndication/health', () => {
   });
 
   it('counts waiting entries and the age of the oldest, and leaves out what is older than a day', async () => {
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id });
     const minutesAgo = (minutes: number) => sql`now() - make_interval(mins => ${minutes})`;
     await server.db.insert(syndicationLogs).values([
       { listingId: listing.id, platform: 'MESSENGER', status: 'PENDING', channelInfo: CHANNEL, runAt: minutesAgo(2) },
@@ -120,7 +113,11 @@ describe('GET /api/syndication/health', () => {
   });
 
   it('is for administrators only: an agent is 403, no token 401', async () => {
-    expect((await api.get('/api/syndication/health', { token: agent.token })).status).toBe(403);
-    expect((await api.get('/api/syndication/health')).status).toBe(401);
+    const asAgent = await api.get('/api/syndication/health', { token: shop.agent.token });
+    expect(asAgent.status).toBe(403);
+    expect(asAgent.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
+    const anonymous = await api.get('/api/syndication/health');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
   });
 });

@@ -5,11 +5,12 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listings, notifications, settings, syndicationConfigs, syndicationLogs, users } from '../lib/db/schema.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
-import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, expiredToken, type TestUser } from './support/factories.js';
+import { buildListing } from './support/catalog-factories.js';
+import { buildAgent, expiredToken } from './support/factories.js';
 import { apiClient } from './support/http.js';
 import { startLoopbackBotApi, type LoopbackBotApi } from './support/loopback-bot-api.js';
 import { emitListingEvent } from './support/listing-events.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '700000001:AAEnvironmentBotTokenForPostingTests_x1';
@@ -17,10 +18,6 @@ const CHANNEL = '-1001234567890';
 const STOREFRONT = 'https://shop.example';
 
 let bot: LoopbackBotApi;
-let admin: TestUser;
-let agent: TestUser;
-let otherAgent: TestUser;
-let categoryId: string;
 /** Every response body this file received, checked for the bot token at the end. */
 const responseTexts: string[] = [];
 
@@ -36,12 +33,7 @@ const server = useTestServer(() => ({
   MESSENGER_TIMEOUT_MS: '1500',
 }));
 const api = apiClient(() => server.baseUrl, (response) => responseTexts.push(response.text));
-beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  agent = await buildAgent(server.db, { name: 'Alice Agent' });
-  otherAgent = await buildAgent(server.db);
-  categoryId = (await buildCategory(server.db)).id;
-});
+const shop = useShop(server);
 beforeEach(async () => {
   bot.reset();
   await server.db.delete(settings);
@@ -60,7 +52,7 @@ function storedImage(bytes = crypto.randomBytes(64)): { ref: string; bytes: Buff
 }
 
 function listingOf(values: Partial<Parameters<typeof buildListing>[1]> = {}) {
-  return buildListing(server.db, { categoryId, agentId: agent.id, ...values });
+  return buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, ...values });
 }
 
 async function logsOf(listingId: string) {
@@ -75,11 +67,11 @@ async function failureNotifications(userId: string, listingId: string) {
   return rows.filter((row) => row.data?.listingId === listingId);
 }
 
-const trigger = (listingId: string, token = admin.token) => api.post(`/api/syndication/trigger/${listingId}`, { token });
+const trigger = (listingId: string, token = shop.admin.token) => api.post(`/api/syndication/trigger/${listingId}`, { token });
 
 describe('configuration in use', () => {
   it('shows the environment defaults as the MESSENGER config, token masked, while no row exists', async () => {
-    const response = await api.get('/api/syndication/config', { token: agent.token });
+    const response = await api.get('/api/syndication/config', { token: shop.agent.token });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual([
       {
@@ -96,14 +88,14 @@ describe('configuration in use', () => {
         updatedAt: null,
       },
     ]);
-    const one = await api.get('/api/syndication/config/messenger', { token: agent.token });
+    const one = await api.get('/api/syndication/config/messenger', { token: shop.agent.token });
     expect(one.body.data).toMatchObject({ platform: 'MESSENGER', source: 'environment', channelId: CHANNEL });
   });
 
   it('keeps the environment token when an administrator saves its masked value with a new channel', async () => {
-    const shown = (await api.get('/api/syndication/config/MESSENGER', { token: admin.token })).body.data;
+    const shown = (await api.get('/api/syndication/config/MESSENGER', { token: shop.admin.token })).body.data;
     const response = await api.post('/api/syndication/config', {
-      token: admin.token,
+      token: shop.admin.token,
       json: { platform: 'MESSENGER', botToken: shown.botToken, channelId: '-1009999999999', isActive: true },
     });
     expect(response.status).toBe(201);
@@ -296,7 +288,7 @@ describe('POST /api/syndication/trigger/:listingId', () => {
     expect(failed!.errorMessage).toContain('The album was posted, but its buttons message was not');
 
     bot.reset();
-    const retried = await api.post(`/api/syndication/retry/${failed!.id}`, { token: admin.token });
+    const retried = await api.post(`/api/syndication/retry/${failed!.id}`, { token: shop.admin.token });
     expect(retried.status).toBe(200);
     expect(bot.calls.map((call) => call.method)).toEqual(['sendMessage']);
     const buttonsId = bot.callsTo('sendMessage')[0]!.result.message_id;
@@ -305,7 +297,7 @@ describe('POST /api/syndication/trigger/:listingId', () => {
     expect(entries.find((entry) => entry.id === retried.body.data.id)).toMatchObject({ postMessageIds: [...albumIds, buttonsId] });
 
     bot.reset();
-    expect((await api.delete(`/api/listings/${listing.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api.delete(`/api/listings/${listing.id}`, { token: shop.admin.token })).status).toBe(200);
     await settleDeferredWork();
     expect(bot.callsTo('deleteMessages').flatMap((call) => call.params.message_ids)).toEqual([...albumIds, buttonsId]);
   });
@@ -319,7 +311,7 @@ describe('POST /api/syndication/trigger/:listingId', () => {
     expect(response.body).toEqual({ success: false, code: 'UPSTREAM_FAILED', error: `Posting to the channel failed: ${errorMessage}` });
     expect(await logsOf(listing.id)).toMatchObject([{ status: 'FAILED', action: 'NEW_POST', messageId: null, errorMessage }]);
     expect(bot.calls).toEqual([]);
-    const [notice] = await failureNotifications(agent.id, listing.id);
+    const [notice] = await failureNotifications(shop.agent.id, listing.id);
     expect(notice).toMatchObject({ title: 'Channel post failed for "iPhone 15 Pro"', isRead: false });
     expect(notice!.body).toContain(errorMessage);
   });
@@ -332,7 +324,7 @@ describe('POST /api/syndication/trigger/:listingId', () => {
     const errorMessage = 'Bot API sendMessage failed (400): Bad Request: chat not found';
     expect(response.body).toEqual({ success: false, code: 'UPSTREAM_FAILED', error: `Posting to the channel failed: ${errorMessage}` });
     expect(await logsOf(listing.id)).toMatchObject([{ status: 'FAILED', errorMessage }]);
-    expect(await failureNotifications(agent.id, listing.id)).toHaveLength(1);
+    expect(await failureNotifications(shop.agent.id, listing.id)).toHaveLength(1);
   });
 
   it('gives up on a Bot API that never answers, within the configured timeout', async () => {
@@ -357,7 +349,7 @@ describe('POST /api/syndication/trigger/:listingId', () => {
 
   it('lets an agent post their own listing', async () => {
     const listing = await listingOf();
-    const response = await trigger(listing.id, agent.token);
+    const response = await trigger(listing.id, shop.agent.token);
     expect(response.status).toBe(200);
     expect(bot.callsTo('sendMessage')).toHaveLength(1);
   });
@@ -384,7 +376,7 @@ describe('POST /api/syndication/trigger/:listingId', () => {
   describe('security', () => {
     it("refuses another agent's listing with 403 and posts nothing", async () => {
       const listing = await listingOf();
-      const response = await trigger(listing.id, otherAgent.token);
+      const response = await trigger(listing.id, shop.otherAgent.token);
       expect(response.status).toBe(403);
       expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
       expect(await logsOf(listing.id)).toEqual([]);
@@ -393,9 +385,11 @@ describe('POST /api/syndication/trigger/:listingId', () => {
 
     it('refuses missing, malformed and expired tokens', async () => {
       const listing = await listingOf();
-      expect((await api.post(`/api/syndication/trigger/${listing.id}`)).status).toBe(401);
+      const anonymous = await api.post(`/api/syndication/trigger/${listing.id}`);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
       expect((await trigger(listing.id, 'garbage')).body.error).toBe('Invalid token');
-      expect((await trigger(listing.id, await expiredToken(agent))).body.error).toBe('Token has expired');
+      expect((await trigger(listing.id, await expiredToken(shop.agent))).body.error).toBe('Token has expired');
       expect(await logsOf(listing.id)).toEqual([]);
     });
   });
@@ -413,7 +407,7 @@ describe('POST /api/syndication/retry/:id', () => {
 
   it('retries a failed entry as a new entry with the same action and returns it', async () => {
     const { listing, entry } = await failedEntry();
-    const response = await api.post(`/api/syndication/retry/${entry.id}`, { token: agent.token });
+    const response = await api.post(`/api/syndication/retry/${entry.id}`, { token: shop.agent.token });
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({
       listingId: listing.id,
@@ -437,7 +431,7 @@ describe('POST /api/syndication/retry/:id', () => {
   it('returns the new FAILED entry when the retry fails too', async () => {
     const { entry } = await failedEntry();
     bot.fail('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 5' });
-    const response = await api.post(`/api/syndication/retry/${entry.id}`, { token: admin.token });
+    const response = await api.post(`/api/syndication/retry/${entry.id}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ status: 'FAILED', errorMessage: 'Bot API sendMessage failed (429): Too Many Requests: retry after 5' });
   });
@@ -452,7 +446,7 @@ describe('POST /api/syndication/retry/:id', () => {
     const [failed] = await logsOf(listing.id);
     expect(failed).toMatchObject({ status: 'FAILED', action: 'EDITED' });
     bot.reset();
-    const response = await api.post(`/api/syndication/retry/${failed!.id}`, { token: admin.token });
+    const response = await api.post(`/api/syndication/retry/${failed!.id}`, { token: shop.admin.token });
     expect(response.body.data).toMatchObject({ status: 'SUCCESS', action: 'EDITED', messageId: posted.body.data.messageId });
     const [edit] = bot.callsTo('editMessageText');
     expect(edit!.text).toMatch(/^<b>iPhone 15 Pro Max<\/b>/);
@@ -463,7 +457,7 @@ describe('POST /api/syndication/retry/:id', () => {
     const listing = await listingOf();
     await trigger(listing.id);
     const [entry] = await logsOf(listing.id);
-    const response = await api.post(`/api/syndication/retry/${entry!.id}`, { token: admin.token });
+    const response = await api.post(`/api/syndication/retry/${entry!.id}`, { token: shop.admin.token });
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ success: false, code: 'CONFLICT', error: 'Only a FAILED entry can be retried; this one is SUCCESS' });
     expect(await logsOf(listing.id)).toHaveLength(1);
@@ -471,24 +465,27 @@ describe('POST /api/syndication/retry/:id', () => {
 
   it('answers 404 for an unknown entry and 400 for a malformed id', async () => {
     const id = crypto.randomUUID();
-    const response = await api.post(`/api/syndication/retry/${id}`, { token: admin.token });
+    const response = await api.post(`/api/syndication/retry/${id}`, { token: shop.admin.token });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Syndication log with id "${id}" not found` });
-    expect((await api.post('/api/syndication/retry/42', { token: admin.token })).status).toBe(400);
+    const malformed = await api.post('/api/syndication/retry/42', { token: shop.admin.token });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.details).toEqual([expect.objectContaining({ field: 'id' })]);
   });
 
   it('answers 409 when posting has been switched off since', async () => {
     const { listing, entry } = await failedEntry();
     await server.db.insert(syndicationConfigs).values({ platform: 'MESSENGER', botToken: BOT_TOKEN, channelId: CHANNEL, isActive: false });
-    const response = await api.post(`/api/syndication/retry/${entry.id}`, { token: admin.token });
+    const response = await api.post(`/api/syndication/retry/${entry.id}`, { token: shop.admin.token });
     expect(response.status).toBe(409);
+    expect(response.body).toEqual({ success: false, code: 'NOT_CONFIGURED', error: 'Channel posting is not configured: no active MESSENGER config with a bot token and channel id' });
     expect(await logsOf(listing.id)).toHaveLength(1);
   });
 
   describe('security', () => {
     it("refuses another agent's entry with 403", async () => {
       const { listing, entry } = await failedEntry();
-      const response = await api.post(`/api/syndication/retry/${entry.id}`, { token: otherAgent.token });
+      const response = await api.post(`/api/syndication/retry/${entry.id}`, { token: shop.otherAgent.token });
       expect(response.status).toBe(403);
       expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
       expect(await logsOf(listing.id)).toHaveLength(1);
@@ -511,8 +508,8 @@ describe('GET /api/syndication/logs', () => {
 
   beforeAll(async () => {
     await server.db.delete(syndicationLogs);
-    own = await buildListing(server.db, { categoryId, agentId: agent.id, title: 'Own phone' });
-    others = await buildListing(server.db, { categoryId, agentId: otherAgent.id, title: 'Other phone' });
+    own = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Own phone' });
+    others = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.otherAgent.id, title: 'Other phone' });
     const base = Date.now() - 60_000;
     await server.db.insert(syndicationLogs).values([
       { listingId: own.id, platform: 'MESSENGER', status: 'SUCCESS', action: 'NEW_POST', channelInfo: CHANNEL, messageId: 11, runAt: new Date(base) },
@@ -523,7 +520,7 @@ describe('GET /api/syndication/logs', () => {
   });
 
   it('shows an administrator every entry, newest first, each with its listing', async () => {
-    const response = await api.get('/api/syndication/logs', { token: admin.token });
+    const response = await api.get('/api/syndication/logs', { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 4, totalPages: 1, totalExact: true });
     expect(response.body.data.map((item: any) => [item.listing.title, item.status])).toEqual([
@@ -547,17 +544,17 @@ describe('GET /api/syndication/logs', () => {
   });
 
   it("shows an agent only their own listings' entries", async () => {
-    const response = await api.get('/api/syndication/logs', { token: agent.token });
+    const response = await api.get('/api/syndication/logs', { token: shop.agent.token });
     expect(response.body.pagination.total).toBe(3);
     expect(response.body.data.every((item: any) => item.listingId === own.id)).toBe(true);
-    const filtered = await api.get(`/api/syndication/logs?listingId=${others.id}`, { token: agent.token });
+    const filtered = await api.get(`/api/syndication/logs?listingId=${others.id}`, { token: shop.agent.token });
     expect(filtered.body.data).toEqual([]);
     expect(filtered.body.pagination.total).toBe(0);
   });
 
   it("counts an agent's entries one by one up to a thousand, and past them gives an estimate, flagged", async () => {
     const busy = await buildAgent(server.db);
-    const listing = await buildListing(server.db, { categoryId, agentId: busy.id, title: 'Often posted' });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: busy.id, title: 'Often posted' });
     const runAt = new Date(Date.now() - 120_000);
     const entry = { listingId: listing.id, platform: 'MESSENGER' as const, status: 'SUCCESS' as const, action: 'EDITED' as const, channelInfo: CHANNEL, runAt };
     await server.db.insert(syndicationLogs).values(Array.from({ length: 1_000 }, () => entry));
@@ -568,24 +565,24 @@ describe('GET /api/syndication/logs', () => {
     expect(estimated.body.pagination.totalExact).toBe(false);
     expect(estimated.body.pagination.total).toBeGreaterThan(1_000);
     expect(estimated.body.data).toHaveLength(20);
-    const administrators = await api.get(`/api/syndication/logs?listingId=${listing.id}`, { token: admin.token });
+    const administrators = await api.get(`/api/syndication/logs?listingId=${listing.id}`, { token: shop.admin.token });
     expect(administrators.body.pagination).toMatchObject({ total: 1_001, totalExact: true });
     await server.db.delete(syndicationLogs).where(eq(syndicationLogs.listingId, listing.id));
   });
 
   it('filters by status, action and listing, and pages', async () => {
-    const failed = await api.get('/api/syndication/logs?status=FAILED', { token: admin.token });
+    const failed = await api.get('/api/syndication/logs?status=FAILED', { token: shop.admin.token });
     expect(failed.body.data.map((item: any) => item.errorMessage)).toEqual(['boom']);
-    const posts = await api.get(`/api/syndication/logs?action=NEW_POST&listingId=${own.id}`, { token: admin.token });
+    const posts = await api.get(`/api/syndication/logs?action=NEW_POST&listingId=${own.id}`, { token: shop.admin.token });
     expect(posts.body.data.map((item: any) => item.status)).toEqual(['PENDING', 'SUCCESS']);
-    const page = await api.get('/api/syndication/logs?page=2&limit=3', { token: admin.token });
+    const page = await api.get('/api/syndication/logs?page=2&limit=3', { token: shop.admin.token });
     expect(page.body.pagination).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2, totalExact: true });
     expect(page.body.data.map((item: any) => item.messageId)).toEqual([11]);
   });
 
   it('refuses unknown filter values and a limit under 1', async () => {
     for (const query of ['status=DONE', 'action=POSTED', 'listingId=7', 'limit=0', 'page=0']) {
-      const response = await api.get(`/api/syndication/logs?${query}`, { token: admin.token });
+      const response = await api.get(`/api/syndication/logs?${query}`, { token: shop.admin.token });
       expect(response.status).toBe(400);
       expect(response.body.success).toBe(false);
       expect(response.body.details).toHaveLength(1);
@@ -595,6 +592,7 @@ describe('GET /api/syndication/logs', () => {
   it('refuses a request without a token', async () => {
     const response = await api.get('/api/syndication/logs');
     expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
   });
 });
 
@@ -673,7 +671,7 @@ describe('listing events', () => {
     const first = (await trigger(listing.id)).body.data.messageId as number;
     const second = (await trigger(listing.id)).body.data.messageId as number;
     bot.messagesIn(CHANNEL).delete(first);
-    expect((await api.delete(`/api/listings/${listing.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api.delete(`/api/listings/${listing.id}`, { token: shop.admin.token })).status).toBe(200);
     await settleDeferredWork();
     expect(bot.callsTo('deleteMessages').map((call) => call.params.message_ids)).toEqual([[first, second]]);
     expect(bot.messagesIn(CHANNEL).has(second)).toBe(false);
@@ -684,7 +682,7 @@ describe('listing events', () => {
     const listing = await listingOf();
     await expect(emitListingEvent(server.db, { type: 'listing.created', listingId: listing.id })).resolves.toBeUndefined();
     expect(await logsOf(listing.id)).toMatchObject([{ status: 'FAILED', errorMessage: 'Bot API sendMessage failed (500): Internal Server Error' }]);
-    expect(await failureNotifications(agent.id, listing.id)).toHaveLength(1);
+    expect(await failureNotifications(shop.agent.id, listing.id)).toHaveLength(1);
   });
 });
 
@@ -692,7 +690,7 @@ describe('POST /api/syndication/delete-message/:messageId', () => {
   it('deletes a channel message', async () => {
     const listing = await listingOf();
     const { messageId } = (await trigger(listing.id)).body.data;
-    const response = await api.post(`/api/syndication/delete-message/${messageId}`, { token: admin.token });
+    const response = await api.post(`/api/syndication/delete-message/${messageId}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { messageId, deleted: true } });
     expect(bot.callsTo('deleteMessage')[0]).toMatchObject({ chatId: CHANNEL, params: { message_id: messageId } });
@@ -700,28 +698,29 @@ describe('POST /api/syndication/delete-message/:messageId', () => {
   });
 
   it('answers 404 for a message the channel does not have', async () => {
-    const response = await api.post('/api/syndication/delete-message/999999', { token: admin.token });
+    const response = await api.post('/api/syndication/delete-message/999999', { token: shop.admin.token });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Message 999999 not found in the channel' });
   });
 
   it('answers 502 when the Bot API fails otherwise', async () => {
     bot.fail('deleteMessage', { error_code: 403, description: 'Forbidden: bot is not a member of the channel chat' });
-    const response = await api.post('/api/syndication/delete-message/5', { token: admin.token });
+    const response = await api.post('/api/syndication/delete-message/5', { token: shop.admin.token });
     expect(response.status).toBe(502);
     expect(response.body.error).toBe('Bot API deleteMessage failed (403): Forbidden: bot is not a member of the channel chat');
   });
 
   it('refuses a message id that is not a positive whole number', async () => {
     for (const id of ['0', 'abc', '-3', '1.5']) {
-      const response = await api.post(`/api/syndication/delete-message/${id}`, { token: admin.token });
+      const response = await api.post(`/api/syndication/delete-message/${id}`, { token: shop.admin.token });
       expect(response.status).toBe(400);
+      expect(response.body.details).toEqual([expect.objectContaining({ field: 'messageId', received: id })]);
     }
     expect(bot.calls).toEqual([]);
   });
 
   it('refuses an agent', async () => {
-    const response = await api.post('/api/syndication/delete-message/5', { token: agent.token });
+    const response = await api.post('/api/syndication/delete-message/5', { token: shop.agent.token });
     expect(response.status).toBe(403);
     expect(response.body.error).toBe('Role "AGENT" is not authorized for this resource');
     expect(bot.calls).toEqual([]);
@@ -732,7 +731,7 @@ describe('POST /api/syndication/edit-message/:messageId', () => {
   it("sets a listing post's caption, escaped, keeping the listing's buttons", async () => {
     const listing = await listingOf({ images: [storedImage().ref] });
     const { messageId } = (await trigger(listing.id)).body.data;
-    const response = await api.post(`/api/syndication/edit-message/${messageId}`, { token: admin.token, json: { caption: 'Price drop: 5 < 6 & more' } });
+    const response = await api.post(`/api/syndication/edit-message/${messageId}`, { token: shop.admin.token, json: { caption: 'Price drop: 5 < 6 & more' } });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { messageId, caption: 'Price drop: 5 < 6 & more', edited: true } });
     const [edit] = bot.callsTo('editMessageCaption');
@@ -744,30 +743,33 @@ describe('POST /api/syndication/edit-message/:messageId', () => {
   it('edits the text of a text post', async () => {
     const listing = await listingOf();
     const { messageId } = (await trigger(listing.id)).body.data;
-    const response = await api.post(`/api/syndication/edit-message/${messageId}`, { token: admin.token, json: { caption: 'Sold out' } });
+    const response = await api.post(`/api/syndication/edit-message/${messageId}`, { token: shop.admin.token, json: { caption: 'Sold out' } });
     expect(response.status).toBe(200);
     expect(bot.callsTo('editMessageText')[0]).toMatchObject({ text: 'Sold out' });
   });
 
   it('refuses an empty or overlong caption', async () => {
     for (const caption of ['', '   ', 'x'.repeat(1025)]) {
-      const response = await api.post('/api/syndication/edit-message/5', { token: admin.token, json: { caption } });
+      const response = await api.post('/api/syndication/edit-message/5', { token: shop.admin.token, json: { caption } });
       expect(response.status).toBe(400);
       expect(response.body.details[0].field).toBe('caption');
     }
-    expect((await api.post('/api/syndication/edit-message/5', { token: admin.token, json: {} })).status).toBe(400);
+    const missing = await api.post('/api/syndication/edit-message/5', { token: shop.admin.token, json: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body.details).toEqual([expect.objectContaining({ field: 'caption' })]);
     expect(bot.calls).toEqual([]);
   });
 
   it('answers 404 for a message the channel does not have', async () => {
-    const response = await api.post('/api/syndication/edit-message/999999', { token: admin.token, json: { caption: 'x' } });
+    const response = await api.post('/api/syndication/edit-message/999999', { token: shop.admin.token, json: { caption: 'x' } });
     expect(response.status).toBe(404);
     expect(response.body.error).toBe('Message 999999 not found in the channel');
   });
 
   it('refuses an agent', async () => {
-    const response = await api.post('/api/syndication/edit-message/5', { token: agent.token, json: { caption: 'x' } });
+    const response = await api.post('/api/syndication/edit-message/5', { token: shop.agent.token, json: { caption: 'x' } });
     expect(response.status).toBe(403);
+    expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
     expect(bot.calls).toEqual([]);
   });
 });

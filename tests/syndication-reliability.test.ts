@@ -1,11 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { notifications, syndicationLogs } from '../lib/db/schema.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { sweepChannelPosts } from '../lib/syndication/sweeper.js';
-import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildListing } from './support/catalog-factories.js';
 import { useLoopbackBotApi } from './support/loopback-bot-api.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '123456:reliability-token';
@@ -14,21 +14,14 @@ const CRON_SECRET = 'reliability-cron-secret';
 const bot = useLoopbackBotApi({ token: BOT_TOKEN, channelId: CHANNEL });
 const server = useTestServer(() => ({ ...bot.serverEnv(), MESSENGER_TIMEOUT_MS: '500', CRON_SECRET }));
 const api = server.api;
-let agent: TestUser;
-let admin: TestUser;
-let categoryId: string;
+const shop = useShop(server);
 
-beforeAll(async () => {
-  agent = await buildAgent(server.db);
-  admin = await buildAdmin(server.db);
-  categoryId = (await buildCategory(server.db)).id;
-});
 beforeEach(() => bot.reset());
 
 const ATTRIBUTES = { brand: 'Apple', model: 'iPhone 13', storage: '128GB' };
 
 async function create(title: string): Promise<string> {
-  const response = await api.post('/api/listings', { token: agent.token, json: { title, price: 100, categoryId, attributes: ATTRIBUTES } });
+  const response = await api.post('/api/listings', { token: shop.agent.token, json: { title, price: 100, categoryId: shop.category.id, attributes: ATTRIBUTES } });
   expect(response.status).toBe(201);
   return response.body.data.id;
 }
@@ -98,7 +91,7 @@ describe('posting against the Bot API on its bad days', () => {
     const notices = await server.db
       .select()
       .from(notifications)
-      .where(and(eq(notifications.userId, agent.id), eq(notifications.type, 'SYNDICATION_FAILED'), sql`${notifications.data} ->> 'listingId' = ${id}`));
+      .where(and(eq(notifications.userId, shop.agent.id), eq(notifications.type, 'SYNDICATION_FAILED'), sql`${notifications.data} ->> 'listingId' = ${id}`));
     expect(notices).toHaveLength(1);
   });
 
@@ -128,7 +121,7 @@ describe('editing a post that is gone', () => {
     const [posted] = await entriesOf(id);
     bot.messagesIn(CHANNEL).delete(posted!.messageId!);
     bot.reset();
-    expect((await api.patch(`/api/listings/${id}`, { token: agent.token, json: { price: 90 } })).status).toBe(200);
+    expect((await api.patch(`/api/listings/${id}`, { token: shop.agent.token, json: { price: 90 } })).status).toBe(200);
     await settleDeferredWork();
     expect(bot.calls.map((call) => call.method)).toEqual(['editMessageText', 'sendMessage']);
     const newId = bot.callsTo('sendMessage')[0]!.result.message_id as number;
@@ -140,7 +133,7 @@ describe('editing a post that is gone', () => {
 
 describe('the sweeper', () => {
   it('finishes an entry left PENDING by an invocation that died, exactly once, even with two sweeps at once', async () => {
-    const listing = await buildListing(server.db, { categoryId, agentId: agent.id, title: 'Left behind' });
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Left behind' });
     await server.db.insert(syndicationLogs).values({
       listingId: listing.id,
       platform: 'MESSENGER',
@@ -151,7 +144,7 @@ describe('the sweeper', () => {
     });
     const due = await Promise.all(
       Array.from({ length: 6 }, (_, index) =>
-        buildListing(server.db, { categoryId, agentId: agent.id, title: `Due ${index}` }).then((row) =>
+        buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: `Due ${index}` }).then((row) =>
           server.db.insert(syndicationLogs).values({ listingId: row.id, platform: 'MESSENGER', status: 'FAILED', channelInfo: CHANNEL, retryAt: sql`now() - interval '1 second'` }),
         ),
       ),
@@ -165,8 +158,11 @@ describe('the sweeper', () => {
   });
 
   it('answers only the scheduler', async () => {
-    expect((await api.get('/api/cron/sweep')).status).toBe(401);
-    expect((await api.get('/api/cron/sweep', { token: admin.token })).status).toBe(401);
+    for (const token of [undefined, shop.admin.token]) {
+      const refused = await api.get('/api/cron/sweep', { token });
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Only the scheduler may call this' });
+    }
     expect((await sweep()).status).toBe(200);
   });
 });

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
-import { buildCategory, buildListing } from './support/catalog-factories.js';
-import { buildAdmin, type TestUser } from './support/factories.js';
+import { buildListing } from './support/catalog-factories.js';
 import { useLoopbackBotApi } from './support/loopback-bot-api.js';
 import { useLoopbackOtlp, type ReceivedSpan } from './support/loopback-otlp.js';
+import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
 const BOT_TOKEN = '123456:telemetry-token';
@@ -13,13 +13,11 @@ const collector = useLoopbackOtlp();
 const bot = useLoopbackBotApi({ token: BOT_TOKEN, channelId: CHANNEL });
 const server = useTestServer(() => ({ ...bot.serverEnv(), ...collector.serverEnv() }));
 const api = server.api;
-let admin: TestUser;
+const shop = useShop(server);
 let listingId: string;
 
 beforeAll(async () => {
-  admin = await buildAdmin(server.db);
-  const category = await buildCategory(server.db);
-  listingId = (await buildListing(server.db, { categoryId: category.id, agentId: admin.id, title: 'Traced phone' })).id;
+  listingId = (await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.admin.id, title: 'Traced phone' })).id;
 });
 
 /** The spans of the request whose span is named `name`, once its export has arrived. */
@@ -35,7 +33,7 @@ async function traceOf(name: string): Promise<{ root: ReceivedSpan; spans: Recei
 
 describe('OpenTelemetry with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   it('exports one request as a span tree: the request, its statements and its Bot API calls', async () => {
-    const response = await api.post(`/api/syndication/trigger/${listingId}`, { token: admin.token });
+    const response = await api.post(`/api/syndication/trigger/${listingId}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(bot.callsTo('sendMessage')).toHaveLength(1);
 
@@ -72,11 +70,11 @@ describe('OpenTelemetry with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   });
 
   it('never exports a statement\'s parameters: the bot token and passwords stay out of the spans', async () => {
-    await api.post('/api/auth/login', { json: { email: admin.email, password: admin.password } });
+    await api.post('/api/auth/login', { json: { email: shop.admin.email, password: shop.admin.password } });
     const { spans } = await traceOf('POST /api/auth/login');
     const exported = JSON.stringify(collector.spans);
     expect(spans.some((span) => span.name.startsWith('db '))).toBe(true);
-    expect(exported).not.toContain(admin.password);
+    expect(exported).not.toContain(shop.admin.password);
     expect(exported).not.toContain(BOT_TOKEN);
   });
 });

@@ -7,11 +7,13 @@ import type { TestServerHandle } from './test-server.js';
 export interface Shop {
   admin: TestUser;
   agent: TestUser;
+  /** A second agent, for what one agent may not see or change of another's. */
+  otherAgent: TestUser;
   category: Awaited<ReturnType<typeof buildCategory>>;
 }
 
 /**
- * An administrator, an agent and a category, built once before the file's tests on its server's
+ * An administrator, two agents and a category, built once before the file's tests on its server's
  * database: read them inside tests (`shop.admin.token`), once they exist.
  */
 export function useShop(server: TestServerHandle): Shop {
@@ -19,6 +21,7 @@ export function useShop(server: TestServerHandle): Shop {
   beforeAll(async () => {
     shop.admin = await buildAdmin(server.db);
     shop.agent = await buildAgent(server.db);
+    shop.otherAgent = await buildAgent(server.db);
     shop.category = await buildCategory(server.db);
   });
   return shop;
