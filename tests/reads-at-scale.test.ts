@@ -237,7 +237,7 @@ describe('GET /api/public/listings at scale newest first from the search posting
       ['Gimbal Mini', 'Small'],
       ['Pixel 8 boxed', 'Fits any gimbal'],
     ] as const) {
-      await buildListing(server.db, { categoryId: phonesId, agentId: agent.id, title, description, price: 300, attributes: { brand: 'Google', model: 'Pixel' } });
+      await buildListing(server.db, { categoryId: phonesId, agentId: shop.agent.id, title, description, price: 300, attributes: { brand: 'Google', model: 'Pixel' } });
     }
   });
 

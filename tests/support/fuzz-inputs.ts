@@ -227,10 +227,18 @@ export function hostileQuery(fields: string[]): fc.Arbitrary<string> {
     .map((pairs) => new URLSearchParams(pairs).toString());
 }
 
-/** Path values no route should take: not UUIDs, not numbers, traversal, NUL, very long. */
-export const hostilePathValue = fc.oneof(
-  fc.constantFrom('not-a-uuid', '123', '-1', '0', '1.5', '%00', '\u0000', '..', '../../etc/passwd', "' or '1'='1", 'a'.repeat(3000), '00000000-0000-0000-0000-00000000000g', '{}', '💥', ' '),
-  fc.string({ minLength: 1, maxLength: 60 }),
-  fc.uuid().map((uuid) => `${uuid}x`),
-  fc.integer().map(String),
-);
+/** A path segment of dots alone, which every URL client removes before sending (the URL standard's dot segments). */
+const isDotSegment = (value: string) => /^\.{1,2}$/.test(value);
+
+/**
+ * Path values no route should take: not UUIDs, not numbers, traversal, NUL, very long. A value of
+ * dots alone never reaches a route (the client sends the parent path instead), so none is drawn.
+ */
+export const hostilePathValue = fc
+  .oneof(
+    fc.constantFrom('not-a-uuid', '123', '-1', '0', '1.5', '%00', '\u0000', '../../etc/passwd', '..%2F..%2Fetc', "' or '1'='1", 'a'.repeat(3000), '00000000-0000-0000-0000-00000000000g', '{}', '💥', ' '),
+    fc.string({ minLength: 1, maxLength: 60 }),
+    fc.uuid().map((uuid) => `${uuid}x`),
+    fc.integer().map(String),
+  )
+  .filter((value) => !isDotSegment(value));
