@@ -166,22 +166,3 @@ describe('the sweeper', () => {
     expect((await sweep()).status).toBe(200);
   });
 });
-
-describe('a burst against flood control', () => {
-  it('posts all of 60 listings created at once, none twice, against a channel that takes 20 messages per 3 seconds', async () => {
-    bot.limitRate(20, 3000);
-    const ids = await Promise.all(Array.from({ length: 60 }, (_, index) => create(`Burst ${index}`)));
-    await settleDeferredWork();
-    for (let round = 0; round < 5; round += 1) {
-      const pendingOrDue = await server.db
-        .select({ id: syndicationLogs.id })
-        .from(syndicationLogs)
-        .where(sql`${syndicationLogs.listingId} in ${ids} and ${syndicationLogs.retryAt} is not null`);
-      if (pendingOrDue.length === 0) break;
-      await retriesAreDue();
-      await sweep();
-    }
-    const posted = bot.callsTo('sendMessage').filter((call) => call.result !== undefined).map((call) => call.text);
-    for (let index = 0; index < 60; index += 1) expect(posted.filter((text) => text?.includes(`Burst ${index}<`)), `Burst ${index}`).toHaveLength(1);
-  }, 120_000);
-});
