@@ -1,7 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WALK_WINDOW } from '../lib/listings/read-tuning.js';
-import { COUNTED_LISTINGS } from '../lib/listings/read-tuning.js';
+import { COUNTED_LISTINGS, MERGED_POSTINGS, WALK_WINDOW } from '../lib/listings/read-tuning.js';
+import { correctSearch } from '../lib/search/word-corrections.js';
+import { findPublicListings } from '../lib/storefront/list-reads.js';
+import { findPostedConditions } from '../lib/storefront/posted-search.js';
+import type { PublicListingFilters } from '../lib/storefront/queries.js';
 import { SERVED_RESULTS } from '../lib/storefront/read-plan.js';
 import { insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
 import { buildListing } from './support/catalog-factories.js';
@@ -283,6 +286,38 @@ describe('GET /api/public/listings at scale newest first from the search posting
     const all = await straightforward(sql`${available} and ${contains('xps')} and ${wholeWord('13')}`);
     const answer = await api.get('/api/public/listings?q=xps%2013&sort=newest&limit=50&page=2');
     expect(answer.body.pagination).toMatchObject({ total: all.length, totalExact: true });
+  });
+
+  // A store this small never holds more postings than are merged at once; these reads are asked
+  // as the planner plans them for a search that does, whose deep pages alone come from the postings.
+  describe('for a search holding more postings than are merged at once', () => {
+    async function readAsMany(text: string, order: 'newest' | 'relevance', attributes: Array<[string, string]>, page: number) {
+      const filters: PublicListingFilters = { search: await correctSearch(server.db, text), attributes, amenities: [] };
+      const posted = await findPostedConditions(server.db, filters);
+      expect(posted).toBeDefined();
+      return findPublicListings(server.db, { filters, order, limit: 50, page, posted: { ...posted!, postings: MERGED_POSTINGS + 1 } });
+    }
+
+    it('reads deep pages from the postings with the total a walk gives, near pages by walking', async () => {
+      const all = await straightforward(sql`${available} and ${contains('galaxy')}`);
+      const last = Math.ceil(all.length / 50);
+      for (const page of [15, last]) {
+        const read = await readAsMany('galaxy', 'newest', [], page);
+        expect(read.plan).toBe('newest-postings');
+        expect(read.rows.map((row) => row.id)).toEqual(all.slice((page - 1) * 50, page * 50));
+        expect(read.total).toEqual((await readAsMany('galaxy', 'newest', [], 1)).total);
+      }
+      expect((await readAsMany('galaxy', 'newest', [], 1)).plan).toBe('newest-walk');
+    });
+
+    it('answers a deep page past few matches empty, with their exact count', async () => {
+      const all = await straightforward(sql`${available} and ${contains('ipad')} and ${attribute('brand', 'dell')}`);
+      for (const order of ['newest', 'relevance'] as const) {
+        const read = await readAsMany('ipad', order, [['brand', 'dell']], 20);
+        expect(read.plan).toBe(order === 'newest' ? 'newest-postings' : 'relevant-postings');
+        expect(read).toMatchObject({ rows: [], total: { total: all.length, exact: true } });
+      }
+    });
   });
 });
 

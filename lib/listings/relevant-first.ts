@@ -135,7 +135,7 @@ export async function relevantFirstPage<Row extends { id: string }>(
 }
 
 /** The rows of `ids`, in that order. */
-async function rowsInOrder<Row extends { id: string }>(executor: Executor, ids: string[], selectRows: RowSelection<Row>): Promise<Row[]> {
+export async function rowsInOrder<Row extends { id: string }>(executor: Executor, ids: string[], selectRows: RowSelection<Row>): Promise<Row[]> {
   if (ids.length === 0) return [];
   const found = await selectRows(executor, sql`null`).where(inArray(listings.id, ids));
   const byId = new Map(pageOf(found).map((row) => [row.id, row]));
@@ -143,24 +143,19 @@ async function rowsInOrder<Row extends { id: string }>(executor: Executor, ids: 
 }
 
 /**
- * A page by relevance, as relevantFirstPage() gives it, of a search ranked in one tier whose
- * matches are exactly what `matchIds` reads (a page of their ids newest first, as a subquery):
- * the newest RANKED_MATCHES are read by their ids and ranked, older ones are a page of those ids;
- * `totalOf` counts them when the page is counted.
+ * The ids of a page by relevance, as relevantFirstPage() gives it, of a search ranked in one tier
+ * whose matches are exactly what `matchIds` reads (a page of their ids newest first, as a
+ * subquery): the newest RANKED_MATCHES are read by their ids and ranked, older ones are a page of
+ * those ids. A page past the ranked ones is older matches alone, so nothing is ranked for it.
  */
-export async function relevantPostedPage<Row extends { id: string }>(
+export async function relevantPostedPageIds(
   executor: Executor,
-  search: NewestFirstSearch,
+  search: Pick<NewestFirstSearch, 'offset' | 'limit'>,
   relevance: Relevance,
   matchIds: (offset: number, limit: number) => SQL,
-  totalOf: () => Promise<MatchedTotal>,
-  selectRows: RowSelection<Row>,
-): Promise<{ rows: Row[]; total?: MatchedTotal }> {
-  const [newest, total] = await Promise.all([
-    rankedSelection(relevance)(executor, sql`null`).where(inArray(listings.id, matchIds(0, RANKED_MATCHES))),
-    search.counted ? totalOf() : undefined,
-  ]);
+): Promise<string[]> {
   const older: OlderMatches = async (offset, limit) => (await queryRows<{ listingId: string }>(executor, matchIds(offset, limit))).map((row) => row.listingId);
-  const ids = await pageIds(search, pageOf(newest).sort(byRelevance), older);
-  return { rows: await rowsInOrder(executor, ids, selectRows), total };
+  if (search.offset >= RANKED_MATCHES) return older(search.offset, search.limit);
+  const newest = await rankedSelection(relevance)(executor, sql`null`).where(inArray(listings.id, matchIds(0, RANKED_MATCHES)));
+  return pageIds(search, pageOf(newest).sort(byRelevance), older);
 }

@@ -7,7 +7,7 @@ import { newestFirst, newestFirstPage, newestFirstTotal, pageOf, type NewestFirs
 import { priceBandPage, priceBandTotal, type PriceBandSearch } from '../listings/price-bands.js';
 import { priceOrder, priceOrderedPage } from '../listings/price-ordered.js';
 import { postedConditions, postedNewestPageIds, postedTermPageIds, postedTotal, type PostedScope } from '../listings/search-postings.js';
-import { relevantFirstPage, relevantPostedPage } from '../listings/relevant-first.js';
+import { relevantFirstPage, relevantPostedPageIds, rowsInOrder } from '../listings/relevant-first.js';
 import { relevanceOf } from '../search/word-matches.js';
 import { categoryNamed, postedSearchOf, publicPageRows, publicSearch, type PublicListingPageRow } from './queries.js';
 import { offsetOf, planStorefrontRead, SERVED_RESULTS, type StorefrontReadPlan, type StorefrontReadPlanName, type StorefrontReadRequest } from './read-plan.js';
@@ -66,6 +66,23 @@ function totalOf(source: 'postings' | 'walked' | 'kept', { executor, request, se
   return source === 'postings' ? postedTotal(executor, request.posted!.conditions, postedScopeOf(request)) : newestFirstTotal(executor, search);
 }
 
+/**
+ * A page of a postings plan with its total. Counted from the postings, the two are read side by
+ * side. Estimated as a walk does (postings too many to merge, so a deep page), the total comes
+ * first: when it is exact, the matches were few, and a page past them is answered without merging
+ * postings that rarely meet.
+ */
+async function postedPage(source: 'postings' | 'walked', context: ReadContext, readPage: () => Promise<PublicListingPageRow[]>): Promise<PageRead> {
+  if (!context.search.counted) return { rows: await readPage() };
+  if (source === 'postings') {
+    const [rows, total] = await Promise.all([readPage(), totalOf(source, context)]);
+    return { rows, total };
+  }
+  const total = await totalOf(source, context);
+  if (total.exact && context.search.offset >= total.total) return { rows: [], total };
+  return { rows: await readPage(), total };
+}
+
 type Executors = { [Name in StorefrontReadPlanName]: (plan: Extract<StorefrontReadPlan, { name: Name }>, context: ReadContext) => Promise<PageRead> };
 
 /** One executor per plan; see planStorefrontRead() for when each is chosen. */
@@ -86,16 +103,14 @@ const executors: Executors = {
   },
   'deferred-page': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
   'price-bands': (_plan, { executor, request, search }) => priceBandPage(executor, priceBandSearchOf(request, search), publicPageRows),
-  'newest-postings': async (plan, context) => {
-    const { executor, request, search } = context;
-    const [rows, total] = await Promise.all([
-      publicPageRows(executor, sql`null`)
-        .where(inArray(listings.id, postedNewestPageIds(plan.conditions, postedScopeOf(request), search.offset, search.limit)))
-        .orderBy(...newestFirst),
-      search.counted ? totalOf(plan.total, context) : undefined,
-    ]);
-    return { rows: pageOf(rows), total };
-  },
+  'newest-postings': (plan, context) =>
+    postedPage(plan.total, context, async () =>
+      pageOf(
+        await publicPageRows(context.executor, sql`null`)
+          .where(inArray(listings.id, postedNewestPageIds(plan.conditions, postedScopeOf(context.request), context.search.offset, context.search.limit)))
+          .orderBy(...newestFirst),
+      ),
+    ),
   'newest-walk': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
   'price-index': (plan, { executor, search }) => priceOrderedPage(executor, search, plan.direction, publicPageRows, []),
   'price-postings': async (plan, { executor, search }) => {
@@ -110,14 +125,11 @@ const executors: Executors = {
   'price-sources': async (plan, { executor, request, search }) =>
     priceOrderedPage(executor, search, plan.direction, publicPageRows, await postedConditions(executor, postedSearchOf(request.filters))),
   'relevant-postings': (plan, context) =>
-    relevantPostedPage(
-      context.executor,
-      context.search,
-      relevanceOf(context.request.filters.search!),
-      (offset, limit) => postedNewestPageIds(plan.conditions, postedScopeOf(context.request), offset, limit),
-      () => totalOf(plan.total, context),
-      publicPageRows,
-    ),
+    postedPage(plan.total, context, async () => {
+      const { executor, request, search } = context;
+      const matchIds = (offset: number, limit: number) => postedNewestPageIds(plan.conditions, postedScopeOf(request), offset, limit);
+      return rowsInOrder(executor, await relevantPostedPageIds(executor, search, relevanceOf(request.filters.search!), matchIds), publicPageRows);
+    }),
   'relevant-first': (_plan, { executor, request, search }) => relevantFirstPage(executor, search, relevanceOf(request.filters.search!), publicPageRows),
 };
 
