@@ -40,10 +40,14 @@ describe('upload tickets', () => {
 
   it('are throttled per user: 60 an hour, then 429 with Retry-After, and another user is not held to it', async () => {
     const [greedy, other] = [await buildAgent(server.db), await buildAgent(server.db)];
-    const statuses = [];
-    for (let index = 0; index < 61; index += 1) statuses.push((await ticketFor(greedy)).status);
-    expect(statuses).toEqual([...Array(60).fill(200), 429]);
-    expect((await ticketFor(other)).status).toBe(200);
+    const answers = [];
+    for (let index = 0; index < 61; index += 1) answers.push(await ticketFor(greedy));
+    expect(answers.map((answer) => answer.status)).toEqual([...Array(60).fill(200), 429]);
+    expect(answers[60]!.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect(Number(answers[60]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    const others = await ticketFor(other);
+    expect(others.status).toBe(200);
+    expect(others.body.data.signature).toEqual(expect.any(String));
   });
 
   it('leave an image no listing took for a day to the sweeper, which removes it from the image host, and keep the ones a listing took', async () => {

@@ -9,24 +9,30 @@ const api = server.api;
 describe('the client address behind a trusted proxy', () => {
   it('ignores what the client wrote into X-Forwarded-For: 30 wrong logins with varied first entries are limited after 10', async () => {
     const agent = await buildAgent(server.db);
-    const statuses = [];
+    const answers = [];
     for (let index = 0; index < 30; index += 1) {
       const forwarded = `198.18.${index}.1, 203.0.113.50`;
-      statuses.push((await api.post('/api/auth/login', { json: { email: agent.email, password: 'wrong-password' }, headers: { 'x-forwarded-for': forwarded } })).status);
+      answers.push(await api.post('/api/auth/login', { json: { email: agent.email, password: 'wrong-password' }, headers: { 'x-forwarded-for': forwarded } }));
     }
-    expect(statuses).toEqual([...Array(10).fill(401), ...Array(20).fill(429)]);
+    expect(answers.map((answer) => answer.status)).toEqual([...Array(10).fill(401), ...Array(20).fill(429)]);
+    const limited = answers.at(-1)!;
+    expect(limited.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 
 describe('agent code checks', () => {
   it('allow 300 checks in 15 minutes across every address together', async () => {
-    const statuses = [];
+    const answers = [];
     for (let index = 0; index < 301; index += 1) {
       const address = `198.19.${Math.floor(index / 250)}.${index % 250}`;
-      statuses.push((await api.post('/api/auth/verify-agent-code', { json: { code: '000000' }, headers: { 'x-forwarded-for': address } })).status);
+      answers.push(await api.post('/api/auth/verify-agent-code', { json: { code: '000000' }, headers: { 'x-forwarded-for': address } }));
     }
-    expect(statuses.slice(0, 300).every((status) => status === 200)).toBe(true);
-    expect(statuses[300]).toBe(429);
+    expect(answers.slice(0, 300).every((answer) => answer.status === 200)).toBe(true);
+    expect(answers[0]!.body).toEqual(answers[299]!.body);
+    expect(answers[300]!.status).toBe(429);
+    expect(answers[300]!.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect(Number(answers[300]!.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 
@@ -44,10 +50,12 @@ describe('password reset requests', () => {
 
   it('stop at 20 an hour for one account, whatever the addresses', async () => {
     const agent = await buildAgent(server.db);
-    const statuses = [];
+    const answers = [];
     for (let index = 0; index < 21; index += 1) {
-      statuses.push((await api.post('/api/auth/forgot-password', { json: { email: agent.email }, headers: { 'x-forwarded-for': `192.0.2.${100 + index}` } })).status);
+      answers.push(await api.post('/api/auth/forgot-password', { json: { email: agent.email }, headers: { 'x-forwarded-for': `192.0.2.${100 + index}` } }));
     }
-    expect(statuses).toEqual([...Array(20).fill(200), 429]);
+    expect(answers.map((answer) => answer.status)).toEqual([...Array(20).fill(200), 429]);
+    expect(answers[20]!.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect(Number(answers[20]!.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
