@@ -3,10 +3,13 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RouteHandler } from '../../lib/http/route.js';
 import { discoverRoutes } from '../../lib/local-server/route-table.js';
-import { table, type BenchContext } from '../harness.js';
+import { median, table, type BenchContext } from '../harness.js';
 
 /** The slowest cold import a compiled function may take. */
 const IMPORT_TARGET_MS = 150;
+
+/** Fresh processes timed per function, whose median is reported: one start on a busy machine is noise. */
+const COLD_RUNS = 3;
 
 interface ColdStartRow {
   route: string;
@@ -29,7 +32,7 @@ function probe(modulePath: string, requestPath: string, method: string, env: Nod
 
 /**
  * For each compiled function: the time to import it in a fresh Node process and to serve a first
- * request (its cold start), and which heavy packages its import graph pulls in.
+ * request (its cold start, the median of COLD_RUNS), and which heavy packages its import graph pulls in.
  */
 async function measureColdStarts(distDir: string, env: NodeJS.ProcessEnv): Promise<ColdStartRow[]> {
   const rows: ColdStartRow[] = [];
@@ -38,9 +41,17 @@ async function measureColdStarts(distDir: string, env: NodeJS.ProcessEnv): Promi
     const methods = Object.entries(handler.endpoints);
     const [method, endpoint] = methods.find(([name]) => name === 'GET') ?? methods[0]!;
     const requestPath = route.pattern.replace(/:(\w+)/g, (_, name: string) => PARAM_VALUES[name] ?? ZERO_UUID);
-    const timing = probe(route.modulePath, requestPath, method, env, false);
+    const timings = Array.from({ length: COLD_RUNS }, () => probe(route.modulePath, requestPath, method, env, false));
     const imports = probe(route.modulePath, requestPath, method, env, true);
-    rows.push({ route: route.pattern, method, access: endpoint!.access, ...timing, heavy: imports.heavy });
+    rows.push({
+      route: route.pattern,
+      method,
+      access: endpoint!.access,
+      importMs: median(timings.map((timing) => timing.importMs)),
+      firstRequestMs: median(timings.map((timing) => timing.firstRequestMs)),
+      status: timings[0]!.status,
+      heavy: imports.heavy,
+    });
   }
   return rows;
 }
@@ -49,7 +60,7 @@ async function measureColdStarts(distDir: string, env: NodeJS.ProcessEnv): Promi
 export async function benchColdStarts(context: BenchContext): Promise<boolean> {
   // The first requests read the benchmark database, as a deployed function's would.
   await context.store();
-  console.log('\n## Cold start: import of each compiled function in a fresh Node process, then its first request\n');
+  console.log(`\n## Cold start: import of each compiled function in a fresh Node process, then its first request (median of ${COLD_RUNS})\n`);
   const rows = await measureColdStarts(path.resolve('dist'), context.env);
   table(
     ['route', 'method', 'access', 'import ms', 'first request ms', 'heavy packages'],
