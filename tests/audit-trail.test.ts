@@ -7,6 +7,7 @@ import { buildAgent } from './support/factories.js';
 import type { ApiResponse } from './support/http.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
+import { expectAdministratorsOnly } from './support/access.js';
 
 const CRON_SECRET = 'audit-trail-cron-secret';
 const BOT_TOKEN = '777000111:AuditTrailSecretBotTokenValue';
@@ -252,12 +253,7 @@ describe('GET /api/admin/audit', () => {
   });
 
   it('is for administrators only: an agent is 403, no token 401', async () => {
-    const asAgent = await api.get('/api/admin/audit', { token: shop.agent.token });
-    expect(asAgent.status).toBe(403);
-    expect(asAgent.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
-    const anonymous = await api.get('/api/admin/audit');
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
+    await expectAdministratorsOnly(api, '/api/admin/audit', shop.agent.token);
   });
 });
 

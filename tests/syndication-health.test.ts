@@ -6,6 +6,7 @@ import { buildListing } from './support/catalog-factories.js';
 import { useLoopbackBotApi } from './support/loopback-bot-api.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
+import { expectAdministratorsOnly } from './support/access.js';
 
 const BOT_TOKEN = '123456:health-token';
 const CHANNEL = '@healthy_shop';
@@ -113,11 +114,6 @@ describe('GET /api/syndication/health', () => {
   });
 
   it('is for administrators only: an agent is 403, no token 401', async () => {
-    const asAgent = await api.get('/api/syndication/health', { token: shop.agent.token });
-    expect(asAgent.status).toBe(403);
-    expect(asAgent.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Role "AGENT" is not authorized for this resource' });
-    const anonymous = await api.get('/api/syndication/health');
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
+    await expectAdministratorsOnly(api, '/api/syndication/health', shop.agent.token);
   });
 });
