@@ -369,8 +369,23 @@ async function explain(databaseUrl: string, statements: CapturedStatement[]): Pr
   });
 }
 
-/** How many hostile searches are sent at once under load. */
+/** How many hostile searches are kept in flight at once under load. */
 const HOSTILE_AT_ONCE = 20;
+
+/** How long each burst keeps its requests in flight, so the reads beside it are sampled many times. */
+const BURST_MS = 3_000;
+
+/**
+ * Storefront reads a shop's usual traffic is made of, the yardstick the hostile searches are held
+ * to: the same number in flight, on the same two cores, slows a plain read by this much already.
+ */
+const ORDINARY_READS: BenchRequest[] = [
+  { path: '/api/public/listings?page=1' },
+  { path: '/api/public/listings?category=Phones&page=2' },
+  { path: '/api/public/listings?q=iphone&page=1' },
+  { path: '/api/public/listings?brand=samsung&page=1' },
+  { path: '/api/public/filter-options?category=Laptops' },
+];
 
 /** Milliseconds one request takes. */
 async function durationOf(request: BenchRequest): Promise<{ ms: number; status: number }> {
@@ -380,50 +395,75 @@ async function durationOf(request: BenchRequest): Promise<{ ms: number; status: 
   return { ms: performance.now() - started, status: response.status };
 }
 
+interface Burst {
+  answered: number;
+  statuses: number[];
+  plainMs: number;
+  readyMs: number;
+}
+
 /**
- * HOSTILE_AT_ONCE hostile searches at once, while a plain storefront read and readiness are asked
- * (each in a row until the searches end): how long those take beside their usual time, and how
- * the searches answered. Met when no answer is a 5xx and the plain read's and readiness's median
- * meanwhile stay within the request budget: the searches do not hold up the shop.
+ * `requests` kept HOSTILE_AT_ONCE in flight for BURST_MS (each answered one replaced by the next),
+ * while a plain storefront read and readiness are asked in a row: how many were answered, their
+ * statuses, and the median of the plain reads and readiness checks meanwhile.
+ */
+async function burst(requests: BenchRequest[], plain: BenchRequest, ready: BenchRequest): Promise<Burst> {
+  const until = performance.now() + BURST_MS;
+  const statuses: number[] = [];
+  let next = 0;
+  const inFlight = async () => {
+    while (performance.now() < until) statuses.push((await durationOf(requests[next++ % requests.length]!)).status);
+  };
+  const sampled = async (request: BenchRequest) => {
+    const runs: Array<{ ms: number; status: number }> = [];
+    while (performance.now() < until) runs.push(await durationOf(request));
+    return runs;
+  };
+  const [plainRuns, readyRuns] = await Promise.all([sampled(plain), sampled(ready), ...Array.from({ length: HOSTILE_AT_ONCE }, inFlight)]);
+  return {
+    answered: statuses.length,
+    statuses: [...statuses, ...plainRuns!.map((run) => run.status), ...readyRuns!.map((run) => run.status)],
+    plainMs: median(plainRuns!.map((run) => run.ms)),
+    readyMs: median(readyRuns!.map((run) => run.ms)),
+  };
+}
+
+/** How much slower hostile searches may make the reads beside them than the same number of ordinary reads do. */
+const HOSTILE_ALLOWANCE = 1.5;
+
+/**
+ * HOSTILE_AT_ONCE hostile searches kept in flight, against the same number of ordinary storefront
+ * reads, each while a plain storefront read and readiness are asked in a row. Met when nothing
+ * answers 5xx and, beside the hostile searches, the plain read and readiness take at most
+ * HOSTILE_ALLOWANCE times what they take beside ordinary traffic (or 5 ms more, for readiness's
+ * few milliseconds): searches that once scanned the catalogue cost the shop no more than its usual
+ * reads do. Their time on an idle service is printed too.
  */
 async function hostileLoad(): Promise<{ lines: string[]; met: boolean }> {
   const plain: BenchRequest = { path: '/api/public/listings' };
   const ready: BenchRequest = { path: '/api/health/ready' };
-  const usual = async (request: BenchRequest) => {
+  const idle = async (request: BenchRequest) => {
     await durationOf(request);
     const runs: number[] = [];
     for (let run = 0; run < RUNS; run += 1) runs.push((await durationOf(request)).ms);
     return median(runs);
   };
-  const usualPlain = await usual(plain);
-  const usualReady = await usual(ready);
-  let searching = true;
-  const whileSearching = async (request: BenchRequest) => {
-    const runs: Array<{ ms: number; status: number }> = [];
-    while (searching || runs.length === 0) runs.push(await durationOf(request));
-    return runs;
-  };
-  const started = performance.now();
-  const searches = Promise.all(Array.from({ length: HOSTILE_AT_ONCE }, (_, index) => durationOf(HOSTILE_SEARCHES[index % HOSTILE_SEARCHES.length]!)));
-  const watched = Promise.all([whileSearching(plain), whileSearching(ready)]);
-  const answered = await searches;
-  const allMs = performance.now() - started;
-  searching = false;
-  const [plainRuns, readyRuns] = await watched;
-  const statuses = [...answered, ...plainRuns, ...readyRuns].map((run) => run.status);
-  const worst = (runs: Array<{ ms: number }>) => Math.max(...runs.map((run) => run.ms)).toFixed(1);
-  const plainMedian = median(plainRuns.map((run) => run.ms));
-  const readyMedian = median(readyRuns.map((run) => run.ms));
-  const failed = statuses.filter((status) => status >= 500).length;
-  const met = failed === 0 && plainMedian <= BUDGET_MS && readyMedian <= BUDGET_MS;
+  const [idlePlain, idleReady] = [await idle(plain), await idle(ready)];
+  const ordinary = await burst(ORDINARY_READS, plain, ready);
+  const hostile = await burst(HOSTILE_SEARCHES, plain, ready);
+  const failed = [...ordinary.statuses, ...hostile.statuses].filter((status) => status >= 500).length;
+  const within = (hostileMs: number, ordinaryMs: number) => hostileMs <= Math.max(HOSTILE_ALLOWANCE * ordinaryMs, ordinaryMs + 5);
+  const met = failed === 0 && within(hostile.plainMs, ordinary.plainMs) && within(hostile.readyMs, ordinary.readyMs);
+  const row = (name: string, result: Burst) =>
+    `${name}: ${result.answered} answered in ${BURST_MS / 1000} s; plain read median ${result.plainMs.toFixed(1)} ms, readiness median ${result.readyMs.toFixed(1)} ms`;
   return {
     met,
     lines: [
-      `\n### ${HOSTILE_AT_ONCE} hostile searches at once\n`,
-      `searches: all answered in ${allMs.toFixed(1)} ms, slowest ${worst(answered)} ms; statuses ${[...new Set(answered.map((run) => run.status))].join(', ')}`,
-      `plain storefront read: usual ${usualPlain.toFixed(1)} ms; meanwhile ${plainRuns.length} reads, median ${plainMedian.toFixed(1)} ms, slowest ${worst(plainRuns)} ms`,
-      `readiness: usual ${usualReady.toFixed(1)} ms; meanwhile ${readyRuns.length} checks, median ${readyMedian.toFixed(1)} ms, slowest ${worst(readyRuns)} ms`,
-      `${failed} answered 5xx. ${met ? 'Met' : 'MISSED'}: the read and readiness within ${BUDGET_MS} ms (median) while the searches run, no 5xx.`,
+      `\n### ${HOSTILE_AT_ONCE} hostile searches kept in flight, against as many ordinary reads\n`,
+      `idle: plain read ${idlePlain.toFixed(1)} ms, readiness ${idleReady.toFixed(1)} ms`,
+      row('ordinary reads', ordinary),
+      row('hostile searches', hostile),
+      `${failed} answered 5xx. ${met ? 'Met' : 'MISSED'}: beside the hostile searches the read and readiness take at most ${HOSTILE_ALLOWANCE}x what they take beside ordinary reads, no 5xx.`,
     ],
   };
 }
