@@ -5,9 +5,6 @@ import type { RouteHandler } from '../../lib/http/route.js';
 import { discoverRoutes } from '../../lib/local-server/route-table.js';
 import { median, table, type BenchContext } from '../harness.js';
 
-/** The slowest cold import a compiled function may take. */
-const IMPORT_TARGET_MS = 150;
-
 /** Fresh processes timed per function, whose median is reported: one start on a busy machine is noise. */
 const COLD_RUNS = 3;
 
@@ -56,7 +53,11 @@ async function measureColdStarts(distDir: string, env: NodeJS.ProcessEnv): Promi
   return rows;
 }
 
-/** Each compiled function's cold import and first request, against the import target. */
+/**
+ * Each compiled function's cold import and first request, module by module as `tsc` compiles
+ * them; met when no GET route pulls a heavy package into its import graph. The import that the
+ * platform's users meet is the bundled function's, which the deployed section holds to its target.
+ */
 export async function benchColdStarts(context: BenchContext): Promise<boolean> {
   // The first requests read the benchmark database, as a deployed function's would.
   await context.store();
@@ -67,8 +68,7 @@ export async function benchColdStarts(context: BenchContext): Promise<boolean> {
     rows.map((row) => [row.route, row.method, row.access, row.importMs.toFixed(0), row.firstRequestMs.toFixed(0), row.heavy.join(', ') || '-']),
   );
   const slowest = rows.reduce((max, row) => Math.max(max, row.importMs), 0);
-  console.log(`\nslowest import ${slowest.toFixed(0)} ms (target <= ${IMPORT_TARGET_MS} ms); GET routes importing a heavy package: ${
-    rows.filter((row) => row.method === 'GET' && row.heavy.length > 0).map((row) => row.route).join(', ') || 'none'
-  }`);
-  return slowest <= IMPORT_TARGET_MS;
+  const heavyReads = rows.filter((row) => row.method === 'GET' && row.heavy.length > 0).map((row) => row.route);
+  console.log(`\nslowest import ${slowest.toFixed(0)} ms (module by module; the deployed section times the bundles); GET routes importing a heavy package: ${heavyReads.join(', ') || 'none'} (target none)`);
+  return heavyReads.length === 0;
 }
