@@ -51,6 +51,8 @@ describe('the storefront read planner', () => {
     expect(planStorefrontRead(request({ order: 'price_asc', filters: { attributes: [['brand', 'Apple']], category: 'Phones' } })).name).toBe('price-sources');
     expect(planStorefrontRead(request({ order: 'price_asc', filters: { attributes: [['brand', 'Apple'], ['storage', '1TB']] } })).name).toBe('price-sources');
     expect(planStorefrontRead(request({ order: 'price_asc', filters: { attributes: [['brand', 'x'.repeat(300)]] } })).name).toBe('price-sources');
+    // Measured in bytes, as the posting trigger measures it: 100 accented letters are 200 bytes.
+    expect(planStorefrontRead(request({ order: 'price_asc', filters: { attributes: [['brand', 'é'.repeat(100)]] } })).name).toBe('price-sources');
     expect(planStorefrontRead(request({ order: 'price_asc', filters: { search: searchFor('iphone') } }))).toEqual({ name: 'price-sources', direction: 'asc' });
   });
 

@@ -45,6 +45,11 @@ export interface PostedCondition {
  */
 export const LONGEST_POSTED_TERM = 200;
 
+/** Whether an attribute term is posted: short enough, in bytes as the trigger measures it, for an index entry. */
+export function isPostedTerm(term: string): boolean {
+  return Buffer.byteLength(term) <= LONGEST_POSTED_TERM;
+}
+
 /** Trigrams need three letters: a shorter run cannot be looked up among the words by index. */
 const SHORTEST_RUN = 3;
 
@@ -126,7 +131,7 @@ export async function postedConditions(executor: Executor, search: PostedSearch)
   const held = await postedWordsHolding(executor, search.words.filter((word) => !word.wholeOnly));
   // A run is split at punctuation, so it holds no `%`, `_` or `\` to escape.
   const patterns = held.map((row) => `%${row.run}%`);
-  const terms = search.terms.filter((term) => Buffer.byteLength(term) <= LONGEST_POSTED_TERM);
+  const terms = search.terms.filter(isPostedTerm);
   const counted = await countsOf(executor, patterns, terms, wholeWords.map((word) => word.known));
   const words = held.flatMap((row, index): PostedCondition[] => {
     const otherListings = counted.others[index]!;

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
 import { listingAttributeValues, searchTerms } from '../db/schema.js';
-import { LONGEST_POSTED_TERM } from '../listings/search-postings.js';
+import { isPostedTerm } from '../listings/search-postings.js';
 import { countListings } from '../db/kept-totals.js';
 import { attributeTermsOf, categoryNamed, type PublicListingFilters } from './queries.js';
 
@@ -27,7 +27,7 @@ function postedKeysOf(filters: PublicListingFilters): string[][] | undefined {
   const words = filters.search?.words;
   if (words?.length === 0 || words?.some((word) => word.posted === undefined)) return undefined;
   const terms = attributeTermsOf(filters);
-  if (terms.some((term) => Buffer.byteLength(term) > LONGEST_POSTED_TERM)) return undefined;
+  if (!terms.every(isPostedTerm)) return undefined;
   const conditions = [...(words ?? []).map((word) => word.posted!.keys), ...terms.map((term) => [term])];
   return conditions.length > 0 ? conditions : undefined;
 }

@@ -1,5 +1,5 @@
 import { DEFERRED_FROM, MERGED_POSTINGS } from '../listings/read-tuning.js';
-import { LONGEST_POSTED_TERM } from '../listings/search-postings.js';
+import { isPostedTerm } from '../listings/search-postings.js';
 import { attributeTermsOf, type PublicListingFilters } from './queries.js';
 import type { TextSearch } from '../search/word-corrections.js';
 import type { PostedConditions } from './posted-search.js';
@@ -85,7 +85,7 @@ export function hasPriceRangeOnly(filters: PublicListingFilters): boolean {
 function postedTermAlone(filters: PublicListingFilters): string | undefined {
   if (filters.category !== undefined || hasRowConditions({ ...filters, attributes: [] }) || filters.attributes.length !== 1) return undefined;
   const [term] = attributeTermsOf(filters);
-  return term!.length <= LONGEST_POSTED_TERM ? term : undefined;
+  return isPostedTerm(term!) ? term : undefined;
 }
 
 /**
