@@ -7,7 +7,7 @@ import { buildAgent } from './support/factories.js';
 import type { ApiResponse } from './support/http.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
-import { expectAdministratorsOnly } from './support/access.js';
+import { expectAdministratorsOnly } from './support/refusals.js';
 
 const CRON_SECRET = 'audit-trail-cron-secret';
 const BOT_TOKEN = '777000111:AuditTrailSecretBotTokenValue';

@@ -4,11 +4,11 @@ import { agentCodes, idempotencyKeys, rateLimits, users } from '../lib/db/schema
 import { buildAgent } from './support/factories.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
+import { expectTooMany } from './support/refusals.js';
 
 const server = useTestServer({ TRUST_PROXY: '1' });
 const api = server.api;
 const shop = useShop(server);
-const TOO_MANY = { success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' };
 const SHOP_WIDE_MISSES = 'agent-code-misses:all';
 let sequence = 0;
 
@@ -56,12 +56,6 @@ async function keysOf(address: string) {
     .select({ key: idempotencyKeys.key, status: idempotencyKeys.status, body: idempotencyKeys.body })
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.scope, `address:${address}`), eq(idempotencyKeys.route, 'POST /api/auth/register')));
-}
-
-function expectTooMany(response: { status: number; body: unknown; headers: Headers }): void {
-  expect(response.status).toBe(429);
-  expect(response.body).toEqual(TOO_MANY);
-  expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
 }
 
 describe('checks of agent codes per address', () => {

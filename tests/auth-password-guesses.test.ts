@@ -5,10 +5,10 @@ import { bcryptHash } from '../lib/auth/bcrypt-worker.js';
 import { rateLimits, users } from '../lib/db/schema.js';
 import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
+import { expectTooMany } from './support/refusals.js';
 
 const server = useTestServer({ TRUST_PROXY: '1' });
 const api = server.api;
-const TOO_MANY = { success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' };
 const WRONG_CURRENT_PASSWORD = { success: false, code: 'CURRENT_PASSWORD_INCORRECT', error: 'Current password is incorrect' };
 
 function login(body: Record<string, unknown>, address: string) {
@@ -27,12 +27,6 @@ async function counter(key: string): Promise<number | undefined> {
 async function emailOf(user: TestUser): Promise<string> {
   const [row] = await server.db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
   return row!.email;
-}
-
-function expectTooMany(response: { status: number; body: unknown; headers: Headers }): void {
-  expect(response.status).toBe(429);
-  expect(response.body).toEqual(TOO_MANY);
-  expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
 }
 
 describe('current password guesses', () => {

@@ -6,7 +6,7 @@ import { buildListing } from './support/catalog-factories.js';
 import { useLoopbackBotApi } from './support/loopback-bot-api.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
-import { expectAdministratorsOnly } from './support/access.js';
+import { expectAdministratorsOnly } from './support/refusals.js';
 
 const BOT_TOKEN = '123456:health-token';
 const CHANNEL = '@healthy_shop';

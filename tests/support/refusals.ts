@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ApiClient } from './http.js';
+import type { ApiClient, ApiResponse } from './http.js';
 
 /** A GET of `path` is for administrators only: an agent's token gets 403, no token 401, each in the error envelope. */
 export async function expectAdministratorsOnly(api: ApiClient, path: string, agentToken: string): Promise<void> {
@@ -9,4 +9,11 @@ export async function expectAdministratorsOnly(api: ApiClient, path: string, age
   const anonymous = await api.get(path);
   expect(anonymous.status).toBe(401);
   expect(anonymous.body).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'Missing or malformed Authorization header' });
+}
+
+/** A limit's refusal: 429 in the RATE_LIMITED envelope, with a Retry-After of at least a second. */
+export function expectTooMany(response: Pick<ApiResponse, 'status' | 'body' | 'headers'>): void {
+  expect(response.status).toBe(429);
+  expect(response.body).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests, try again later' });
+  expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
 }
