@@ -83,6 +83,20 @@ async function postedWordsHolding(executor: Executor, words: PostedWord[]) {
   return rows.filter((row) => row.held <= MOST_POSTED_WORDS);
 }
 
+/** How many available listings the kept attribute values give an attribute term in every category, as a subquery. */
+export function keptTermListings(term: string): SQL<number> {
+  // An attribute name never holds `=`, so the first one ends it.
+  const split = term.indexOf('=');
+  return sql<number>`(select coalesce(sum(${listingAttributeValues.listings}), 0)::int from ${listingAttributeValues}
+    where lower(${listingAttributeValues.field}) = ${term.slice(0, split)} and lower(${listingAttributeValues.value}) = ${term.slice(split + 1)})`;
+}
+
+/** How many available listings hold each of `words` in all, by search_terms' kept counts, as a subquery. */
+export function keptWordListings(words: string[]): SQL<number> {
+  return sql<number>`(select coalesce(sum(${searchTerms.listings}), 0)::int from ${searchTerms}
+    where ${searchTerms.kind} = 'word' and ${searchTerms.term} = any (${sql.param(words)}::text[]))`;
+}
+
 /**
  * Counts, each its own subquery with its value as a parameter, so each is planned for it (a rare
  * run through the trigram index, a common one by reading rows until the limit): the listings
@@ -97,17 +111,9 @@ async function countsOf(executor: Executor, patterns: string[], terms: string[],
   const postings = terms.map(
     (term) => sql`(select count(*)::int from (select 1 from ${searchPostings} where ${searchPostings.key} = ${term} limit ${COUNTED_TERM_POSTINGS + 1}) as posted)`,
   );
-  const kept = terms.map((term) => {
-    // An attribute name never holds `=`, so the first one ends it.
-    const split = term.indexOf('=');
-    return sql`(select coalesce(sum(${listingAttributeValues.listings}), 0)::int from ${listingAttributeValues}
-      where lower(${listingAttributeValues.field}) = ${term.slice(0, split)} and lower(${listingAttributeValues.value}) = ${term.slice(split + 1)})`;
-  });
+  const kept = terms.map(keptTermListings);
   // Each available listing holding a word is counted once among search_terms' words (migration 0017).
-  const holding = wholeWords.map(
-    (words) => sql`(select coalesce(sum(${searchTerms.listings}), 0)::int from ${searchTerms}
-      where ${searchTerms.kind} = 'word' and ${searchTerms.term} = any (${sql.param(words)}::text[]))`,
-  );
+  const holding = wholeWords.map(keptWordListings);
   if (patterns.length + terms.length + wholeWords.length === 0) return { others: [], postings: [], kept: [], holding: [] };
   const rows = await queryRows<{ counts: number[] }>(executor, sql`select array[${sql.join([...others, ...postings, ...kept, ...holding], sql`, `)}] as counts`);
   const counts = rows[0]!.counts;

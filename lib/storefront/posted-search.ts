@@ -1,9 +1,7 @@
-import { or } from 'drizzle-orm/sql/expressions/conditions';
 import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
-import { listingAttributeValues, searchTerms } from '../db/schema.js';
-import { isPostedTerm } from '../listings/search-postings.js';
+import { isPostedTerm, keptTermListings, keptWordListings } from '../listings/search-postings.js';
 import { countListings } from '../db/kept-totals.js';
 import { attributeTermsOf, categoryNamed, type PublicListingFilters } from './queries.js';
 
@@ -41,19 +39,9 @@ export async function findPostedConditions(executor: Executor, filters: PublicLi
   const conditions = postedKeysOf(filters);
   if (!conditions) return undefined;
   const words = (filters.search?.words ?? []).flatMap((word) => word.posted!.keys);
-  const terms = attributeTermsOf(filters).map((term) => {
-    // An attribute name never holds `=`, so the first one ends it.
-    const split = term.indexOf('=');
-    return sql`(lower(${listingAttributeValues.field}) = ${term.slice(0, split)} and lower(${listingAttributeValues.value}) = ${term.slice(split + 1)})`;
-  });
+  const kept = [keptWordListings(words), ...attributeTermsOf(filters).map(keptTermListings)];
   const [[counted], inCategory] = await Promise.all([
-    queryRows<{ postings: number }>(
-      executor,
-      sql`select (
-        coalesce((select sum(${searchTerms.listings}) from ${searchTerms} where ${searchTerms.kind} = 'word' and ${searchTerms.term} = any (${sql.param(words)}::text[])), 0)
-        + coalesce((select sum(${listingAttributeValues.listings}) from ${listingAttributeValues} where ${terms.length > 0 ? or(...terms) : sql`false`}), 0)
-      )::int as postings`,
-    ),
+    queryRows<{ postings: number }>(executor, sql`select (${sql.join(kept, sql` + `)})::int as postings`),
     filters.category === undefined ? 0 : countListings(executor, { status: 'AVAILABLE', categoryId: categoryNamed(filters.category) }),
   ]);
   return { conditions, postings: counted!.postings + inCategory };
