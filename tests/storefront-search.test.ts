@@ -117,6 +117,15 @@ describe('GET /api/public/listings: search that forgives typos and ranks by rele
     expect(await search('category=search_phones&sort=relevance')).toEqual([a54.id, pixel.id, iphone14.id, s23Ultra.id, iphone13.id]);
   });
 
+  it('finds a word held only by a description in every order, and counts it in the filter panel', async () => {
+    for (const sort of ['relevance', 'newest', 'price_asc', 'price_desc']) {
+      expect({ sort, found: await search(`q=sharper&sort=${sort}`) }).toEqual({ sort, found: [pixel.id] });
+    }
+    const panel = await api.get('/api/public/filter-options?q=sharper');
+    expect(panel.status).toBe(200);
+    expect(panel.body.total).toBe(1);
+  });
+
   it('pages a relevance order and counts its matches', async () => {
     const first = await api.get('/api/public/listings?q=iphone&limit=2&page=1');
     expect(ids(first.body)).toEqual([iphone14.id, iphone13.id]);

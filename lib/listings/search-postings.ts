@@ -285,7 +285,7 @@ function candidatesInPriceOrder(condition: PostedCondition, direction: 'asc' | '
         from ${searchPostings} where ${searchPostings.key} = ${key} order by ${order} limit ${window})`,
   );
   if (condition.otherPattern !== undefined) {
-    branches.push(sql`(select ${listings.id}, ${listings.price}, ${listings.createdAt} from ${listings}
+    branches.push(sql`(select ${listings.id} as "listingId", ${listings.price} as price, ${listings.createdAt} as "createdAt" from ${listings}
       where ${listings.status} = 'AVAILABLE' and ${listings.id} in (select ${searchOtherWords.listingId} from ${searchOtherWords} where ${searchOtherWords.words} like ${condition.otherPattern}))`);
   }
   return sql`(select "listingId", price, "createdAt" from (${sql.join(branches, sql` union `)}) as candidate order by ${order} limit ${window})`;
