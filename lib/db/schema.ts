@@ -174,6 +174,12 @@ export const listings = pgTable(
     index('listings_available_priceBand_createdAt_idx')
       .on(sql`listing_price_band(${t.price})`, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.price)
       .where(sql`${t.status} = 'AVAILABLE'`),
+    // The storefront's `amenities` filter: each available listing naming amenities, by each of them
+    // (listing_amenities(), migration 0025). Listings without amenities are left out, so the index
+    // costs nothing to the catalogues that have none.
+    index('listings_available_amenities_idx')
+      .using('gin', sql`listing_amenities(${t.attributes})`)
+      .where(sql`${t.status} = 'AVAILABLE' and ${t.attributes} ? 'amenities'`),
     index('listings_available_categoryId_priceBand_createdAt_idx')
       .on(t.categoryId, sql`listing_price_band(${t.price})`, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.price)
       .where(sql`${t.status} = 'AVAILABLE'`),
