@@ -31,6 +31,8 @@ const VOCABULARY_SEED = 0x5eed;
 export interface EnglishVocabulary {
   /** Every word, most frequent first. */
   readonly ranked: readonly string[];
+  /** How many of the first ranks are the shop words; the list's other words follow. */
+  readonly shopWords: number;
   /** The chance that one description word is the word of this rank. */
   share(rank: number): number;
   /** A word drawn by the Zipf law over the ranks. */
@@ -62,6 +64,7 @@ function buildVocabulary(): EnglishVocabulary {
   const picker = new WeightedPicker(ranked, weights);
   return {
     ranked,
+    shopWords: head.length,
     share: (rank) => (weights[rank] ?? 0) / total,
     pick: (random) => picker.pick(random),
   };
