@@ -23,7 +23,9 @@ import { useTestServer } from './support/test-server.js';
  */
 const LISTINGS = 20_000;
 
-const server = useTestServer();
+// The store is seeded through the server's connection, whose statements are otherwise bounded as
+// requests are: rebuilding the text index over 20,000 descriptions outlasts that bound on a busy machine.
+const server = useTestServer({ DATABASE_STATEMENT_TIMEOUT_MS: '600000' });
 const api = server.api;
 const shop = useShop(server);
 let phonesId: string;
@@ -127,7 +129,7 @@ describe('GET /api/public/listings at scale matches the straightforward statemen
     ['', () => available],
     ['category=Phones', () => sql`${available} and lower(c."displayName") = 'phones'`],
     ['category=laptops', () => sql`${available} and lower(c.name) = 'laptops'`],
-    ['q=elitebook&sort=newest', () => sql`${available} and ${contains('elitebook')}`],
+    ['q=zenbook&sort=newest', () => sql`${available} and ${contains('zenbook')}`],
     ['q=Surface&brand=Dell&sort=newest', () => sql`${available} and ${contains('surface')} and ${attribute('brand', 'Dell')}`],
     ['q=pro&brand=dell&sort=newest', () => sql`${available} and ${contains('pro')} and ${attribute('brand', 'dell')}`],
     ['q=ipad&category=Phones&sort=newest', () => sql`${available} and ${contains('ipad')} and lower(c."displayName") = 'phones'`],
@@ -285,7 +287,7 @@ describe('GET /api/public/listings at scale newest first from the search posting
   // other, with attribute filters and price ranges, and matching nothing together; then words held
   // elsewhere too, which are walked as before.
   const cases: Array<[query: string, where: () => SQL, plan: string]> = [
-    ['q=elitebook&sort=newest', () => sql`${available} and ${contains('elitebook')}`, 'newest-postings'],
+    ['q=elitebook&sort=newest', () => sql`${available} and (${contains('elitebook')} or ${knownWord('lifebook')})`, 'newest-postings'],
     ['q=zenbook&sort=newest', () => sql`${available} and ${contains('zenbook')}`, 'newest-postings'],
     ['q=surfcae&sort=newest', () => sql`${available} and (${contains('surfcae')} or ${knownWord('surface')})`, 'newest-postings'],
     ['brand=apple&sort=newest', () => sql`${available} and ${attribute('brand', 'apple')}`, 'newest-postings'],
