@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { hashPassword } from '../lib/auth/passwords.js';
 import { reportFailure } from '../lib/cli/failure.js';
 import { prepareDatabase } from '../lib/cli/prepare-database.js';
+import { progressBar } from '../lib/cli/progress.js';
 import { config } from '../lib/config.js';
 import { connect, type Connection } from '../lib/db/client.js';
 import { ensureSeedAgents, insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
@@ -21,15 +22,6 @@ function readCount(value: string | undefined, name: string, max: number, fallbac
     process.exit(2);
   }
   return count;
-}
-
-function progressBar(done: number, total: number, startedAt: number): string {
-  const width = 30;
-  const share = total === 0 ? 1 : done / total;
-  const filled = Math.round(share * width);
-  const seconds = (performance.now() - startedAt) / 1000;
-  const rate = seconds > 0 ? Math.round(done / seconds) : 0;
-  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} listings, ${rate.toLocaleString('en-US')}/s`;
 }
 
 async function main(): Promise<void> {
@@ -57,7 +49,7 @@ async function main(): Promise<void> {
       seed,
       agentIds,
       onProgress: (done) => {
-        const line = progressBar(done, total, startedAt);
+        const line = progressBar(done, total, startedAt, 'listings');
         if (interactive) process.stderr.write(`\r${line}`);
         else if (done === total || done % 50_000 < 1500) process.stderr.write(`${line}\n`);
       },

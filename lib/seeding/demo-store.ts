@@ -11,7 +11,9 @@ import { processImage } from '../media/image-processing.js';
 import { recordPhotos } from '../media/photo-records.js';
 import { removeImages, renditionFilesWanted, storeImages } from '../media/storage.js';
 import { readSettings, writeSettings, type SettingKey } from '../settings/queries.js';
-import { ensureDefaultCategories, generateListing, randomSource } from './bulk-listings.js';
+import { ensureDefaultCategories } from './bulk-listings.js';
+import { randomSource } from './random-source.js';
+import { generateListing } from './realistic-catalogue.js';
 
 /** The demo agents' shared password, printed by `npm run seed:demo` so the store can be tried at once. */
 export const DEMO_AGENT_PASSWORD = 'demo-agent-password';

@@ -1,6 +1,7 @@
 import { readConfig } from '../../lib/config.js';
 import { adoptDatabase } from '../../lib/adoption/adopt.js';
-import { buildOriginalSchema, createEmptyDatabase, openRawDatabase, type OriginalSchemaOptions } from './original-database.js';
+import { buildOriginalSchema, type OriginalSchemaOptions } from '../../lib/seeding/original-schema-build.js';
+import { createEmptyDatabase, openRawDatabase } from './original-database.js';
 import { insertOriginalRows } from './original-rows.js';
 import type { PreparedDatabase } from './test-server.js';
 

@@ -1,22 +1,19 @@
 import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createEmbeddedClient } from '../../lib/db/embedded.js';
+import type { SqlSession } from '../../lib/seeding/original-schema-build.js';
 import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './databases.js';
 import type { PreparedDatabase } from './test-server.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const FIXTURE = path.join(projectRoot, 'tests/fixtures/original-service');
 
 /** A raw connection to a test database, for building it the way another program would and reading its catalog. */
-export interface RawDatabase {
+export interface RawDatabase extends SqlSession {
   query<T = any>(text: string, params?: unknown[]): Promise<T[]>;
-  /** Several statements at once, as a migration file holds them. */
-  exec(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,45 +58,6 @@ export async function createEmptyDatabase(): Promise<PreparedDatabase> {
   const client = await createEmbeddedClient(dataDir);
   await client.close();
   return { env: { DATA_DIR: dataDir }, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-}
-
-export const ORIGINAL_MIGRATION_NAMES = fs
-  .readdirSync(path.join(FIXTURE, 'migrations'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name)
-  .sort();
-
-export interface OriginalSchemaOptions {
-  /** Also make what the original's schema file has beyond its migrations (agent_codes, settings, inquiryClicks), as `prisma db push` did. Default true. */
-  outsideMigrations?: boolean;
-  /** The migrations to apply and record, default all of them. */
-  migrations?: readonly string[];
-}
-
-/**
- * Builds the original service's schema as its deployments did: each migration file applied in name
- * order and recorded in `_prisma_migrations` as Prisma records it.
- */
-export async function buildOriginalSchema(db: RawDatabase, options: OriginalSchemaOptions = {}): Promise<void> {
-  await db.exec(`CREATE TABLE "_prisma_migrations" (
-    "id" VARCHAR(36) PRIMARY KEY NOT NULL,
-    "checksum" VARCHAR(64) NOT NULL,
-    "finished_at" TIMESTAMPTZ,
-    "migration_name" VARCHAR(255) NOT NULL,
-    "logs" TEXT,
-    "rolled_back_at" TIMESTAMPTZ,
-    "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
-    "applied_steps_count" INTEGER NOT NULL DEFAULT 0
-  )`);
-  for (const name of options.migrations ?? ORIGINAL_MIGRATION_NAMES) {
-    const migration = fs.readFileSync(path.join(FIXTURE, 'migrations', name, 'migration.sql'), 'utf8');
-    await db.exec(migration);
-    await db.query(
-      `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`,
-      [crypto.randomUUID(), crypto.createHash('sha256').update(migration).digest('hex'), name],
-    );
-  }
-  if (options.outsideMigrations ?? true) await db.exec(fs.readFileSync(path.join(FIXTURE, 'outside-migrations.sql'), 'utf8'));
 }
 
 export interface CliResult {
