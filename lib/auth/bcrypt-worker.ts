@@ -5,14 +5,17 @@ import { ApiError } from '../http/api-error.js';
 /**
  * bcrypt is pure JavaScript here (bcryptjs): on the main thread, a password check at cost 12 takes
  * the event loop for most of a second, and a burst of sign-ins stalls every other request. It runs
- * on a worker thread instead, one job at a time and at the lowest priority, so the threads that
- * serve requests keep the CPU they need and sign-ins use what is left.
+ * on worker threads instead, each one job at a time. The background worker takes every client's
+ * checks at the lowest priority, so the threads that serve requests keep the CPU they need and
+ * sign-ins use what is left. A sign-in with a live device token is the owner's: its check runs on
+ * a worker of its own at the normal priority, so a flood that keeps the background worker busy,
+ * or a busy machine that leaves it no CPU, does not hold it back.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const bcrypt = require(workerData.bcryptPath);
 // On Linux the nice value is per thread: this thread yields the CPU to the one serving requests.
-try { require('node:os').setPriority(19); } catch {}
+if (workerData.lowestPriority) { try { require('node:os').setPriority(19); } catch {} }
 parentPort.on('message', ({ operation, password, hashOrRounds }) => {
   try {
     const result = operation === 'hash' ? bcrypt.hashSync(password, hashOrRounds) : bcrypt.compareSync(password, hashOrRounds);
@@ -27,7 +30,7 @@ parentPort.on('message', ({ operation, password, hashOrRounds }) => {
 const require = createRequire(import.meta.url);
 
 /**
- * Clients' password work held at once in an instance, the check running included: past it a client
+ * Clients' password work held at once in an instance, the checks running included: past it a client
  * is told at once to come back (503), instead of waiting behind a queue that grows with a flood.
  */
 export const MAX_PASSWORD_PLACES = 8;
@@ -43,10 +46,12 @@ export interface PasswordWork {
 /** A client's hold on one of the instance's places for password work. */
 interface Place {
   lane: string;
-  /** A sign-in with a valid device token: its jobs go before every other's. */
+  /** A sign-in with a live device token: its jobs run on the foreground worker, ahead of every other's. */
   first: boolean;
   /** Given up to a sign-in that goes first: its work is refused from then on. */
   givenUp: boolean;
+  /** Whether one of its jobs went to the worker. */
+  served: boolean;
   /** Its job, while it waits for the worker. */
   waiting?: Job;
 }
@@ -65,9 +70,21 @@ interface Job {
 /** The lane of work with no client behind it (start-up, command-line tools): it holds no place. */
 const SERVICE_LANE = 'service';
 
-let worker: Worker | undefined;
-let running: Job | undefined;
-/** Jobs waiting for the worker, in the order they came. */
+/** A worker thread and the jobs it takes. */
+interface Runner {
+  lowestPriority: boolean;
+  takes: (job: Job) => boolean;
+  worker?: Worker;
+  running?: Job;
+}
+
+/** Every job but a sign-in's with a device token, at the lowest priority. */
+const background: Runner = { lowestPriority: true, takes: (job) => !job.first };
+/** Sign-ins with a live device token, at the normal priority. */
+const foreground: Runner = { lowestPriority: false, takes: (job) => job.first };
+const RUNNERS = [background, foreground];
+
+/** Jobs waiting for a worker, in the order they came. */
 const waiting: Job[] = [];
 /** How many jobs of each lane ran since the lane last had none waiting. */
 const servedByLane = new Map<string, number>();
@@ -79,11 +96,15 @@ function passwordChecksBusy(): ApiError {
   return new ApiError(503, 'Too many password checks are waiting, try again shortly', undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) }, 'PASSWORD_CHECKS_BUSY');
 }
 
-function startWorker(): Worker {
-  const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: require.resolve('bcryptjs') } });
+function isRunning(place: Place): boolean {
+  return RUNNERS.some((runner) => runner.running?.place === place);
+}
+
+function startWorker(runner: Runner): Worker {
+  const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: require.resolve('bcryptjs'), lowestPriority: runner.lowestPriority } });
   started.on('message', ({ result, error }: { result?: string | boolean; error?: string }) => {
-    const finished = running;
-    running = undefined;
+    const finished = runner.running;
+    runner.running = undefined;
     if (finished) {
       settleLane(finished.lane);
       if (error !== undefined) finished.reject(new Error(error));
@@ -93,9 +114,9 @@ function startWorker(): Worker {
   });
   // A dead worker fails the job it held; the next job starts a new one.
   started.on('error', (error) => {
-    worker = undefined;
-    const failed = running;
-    running = undefined;
+    runner.worker = undefined;
+    const failed = runner.running;
+    runner.running = undefined;
     if (failed) {
       settleLane(failed.lane);
       failed.reject(error);
@@ -112,34 +133,38 @@ function settleLane(lane: string): void {
 }
 
 /**
- * The job to run next: a sign-in with a device token before all others; among the rest, the job of
- * the lane that ran least since it last had none waiting, the earliest come among equals. A flood in
- * one lane therefore waits behind every other lane's next job.
+ * The job a worker runs next: of those it takes, the job of the lane that ran least since it last
+ * had none waiting, the earliest come among equals. A flood in one lane therefore waits behind
+ * every other lane's next job.
  */
-function nextJob(): Job | undefined {
-  const candidates = waiting.some((job) => job.first) ? waiting.filter((job) => job.first) : waiting;
+function nextJob(runner: Runner): Job | undefined {
   let chosen: Job | undefined;
-  for (const job of candidates) {
-    if (!chosen || (servedByLane.get(job.lane) ?? 0) < (servedByLane.get(chosen.lane) ?? 0)) chosen = job;
+  for (const job of waiting) {
+    if (runner.takes(job) && (!chosen || (servedByLane.get(job.lane) ?? 0) < (servedByLane.get(chosen.lane) ?? 0))) chosen = job;
   }
   return chosen;
 }
 
 function dispatch(): void {
-  if (running) return;
-  const job = nextJob();
-  if (!job) {
-    worker?.unref();
-    return;
+  for (const runner of RUNNERS) {
+    if (runner.running) continue;
+    const job = nextJob(runner);
+    if (!job) {
+      runner.worker?.unref();
+      continue;
+    }
+    waiting.splice(waiting.indexOf(job), 1);
+    if (job.place) {
+      job.place.waiting = undefined;
+      job.place.served = true;
+    }
+    servedByLane.set(job.lane, (servedByLane.get(job.lane) ?? 0) + 1);
+    runner.running = job;
+    runner.worker ??= startWorker(runner);
+    // A job in flight keeps the process (and a function invocation) alive until it is answered.
+    runner.worker.ref();
+    runner.worker.postMessage({ operation: job.operation, password: job.password, hashOrRounds: job.hashOrRounds });
   }
-  waiting.splice(waiting.indexOf(job), 1);
-  if (job.place) job.place.waiting = undefined;
-  servedByLane.set(job.lane, (servedByLane.get(job.lane) ?? 0) + 1);
-  running = job;
-  worker ??= startWorker();
-  // A job in flight keeps the process (and a function invocation) alive until it is answered.
-  worker.ref();
-  worker.postMessage({ operation: job.operation, password: job.password, hashOrRounds: job.hashOrRounds });
 }
 
 function run<T extends string | boolean>(lane: string, place: Place | undefined, operation: Job['operation'], password: string, hashOrRounds: string | number): Promise<T> {
@@ -153,11 +178,13 @@ function run<T extends string | boolean>(lane: string, place: Place | undefined,
 }
 
 /**
- * The place a sign-in that goes first takes when all are held: the newest of those that do not go
- * first and whose job is not running. Its waiting job, if any, is refused as a full queue would be.
+ * The place a sign-in that goes first takes when all are held: of those that do not go first, the
+ * newest whose check has not run yet (its request is refused as a full queue would refuse it), or
+ * else the newest whose check is over (its request no longer needs one); never the one running.
  */
 function giveUpNewestOrdinaryPlace(): boolean {
-  const yielding = [...places].reverse().find((place) => !place.first && running?.place !== place);
+  const newestFirst = [...places].reverse().filter((place) => !place.first && !isRunning(place));
+  const yielding = newestFirst.find((place) => !place.served) ?? newestFirst[0];
   if (!yielding) return false;
   yielding.givenUp = true;
   places.delete(yielding);
@@ -173,14 +200,14 @@ function giveUpNewestOrdinaryPlace(): boolean {
 
 /**
  * Runs `work` holding one of the instance's places for password work, in the client's lane (its
- * address's network). Lanes take turns on the one worker, so no lane's checks hold back another's;
- * `first` (a sign-in with a valid device token) runs its jobs before all others'. With every place
- * held, a request is refused at once with 503 and `Retry-After`, except one that goes first, which
- * takes the newest place of one that does not (that request is answered 503 in its stead).
+ * address's network). Lanes take turns on the background worker, so no lane's checks hold back
+ * another's; `first` (a sign-in with a live device token) runs its jobs on the foreground worker,
+ * ahead of all others. With every place held, a request is refused at once with 503 and
+ * `Retry-After`, except one that goes first, which takes the newest place of one that does not.
  */
 export async function withPasswordPlace<T>(lane: string, first: boolean, work: (password: PasswordWork) => Promise<T>): Promise<T> {
   if (places.size >= MAX_PASSWORD_PLACES && !(first && giveUpNewestOrdinaryPlace())) throw passwordChecksBusy();
-  const place: Place = { lane, first, givenUp: false };
+  const place: Place = { lane, first, givenUp: false, served: false };
   places.add(place);
   try {
     return await work({
