@@ -33,7 +33,7 @@ const require = createRequire(import.meta.url);
  * Clients' password work held at once in an instance, the checks running included: past it a client
  * is told at once to come back (503), instead of waiting behind a queue that grows with a flood.
  */
-export const MAX_PASSWORD_PLACES = 8;
+const MAX_PASSWORD_PLACES = 8;
 /** About when a place is free again: a check at cost 12 takes under a second. */
 const BUSY_RETRY_AFTER_SECONDS = 1;
 
