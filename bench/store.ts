@@ -1,5 +1,8 @@
 import { query, runScript, ensureDatabase, type BenchStore } from './harness.js';
 
+/** The benchmark's administrator, made (or kept) by every prepared store. */
+export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
+
 /**
  * Creates, migrates and seeds the benchmark database up to `listings` listings, and signs in its
  * administrator and an agent. The project's modules imported here read the benchmark's
@@ -15,7 +18,7 @@ export async function prepareStore(databaseUrl: string, listings: number, env: N
   const { getDb, closeDb } = await import('../lib/db/client.js');
   const { upsertAdmin } = await import('../lib/auth/bootstrap-admin.js');
   const { signToken } = await import('../lib/auth/tokens.js');
-  const admin = await upsertAdmin(await getDb(), { email: 'bench-admin@example.com', password: 'bench-admin-password', name: 'Bench Admin', phone: '' });
+  const admin = await upsertAdmin(await getDb(), { ...BENCH_ADMIN, name: 'Bench Admin', phone: '' });
   await closeDb();
   const [agent] = await query<{ id: string; email: string }>(databaseUrl, `select id, email from users where role = 'AGENT' order by email limit 1`);
   const [phones] = await query<{ id: string }>(databaseUrl, `select id from categories where name = 'PHONES'`);
@@ -24,7 +27,7 @@ export async function prepareStore(databaseUrl: string, listings: number, env: N
   const store: BenchStore = {
     databaseUrl,
     listings: Math.max(Number(count), listings),
-    adminToken: await signToken({ id: admin.id, email: 'bench-admin@example.com', role: 'SUPER_ADMIN' }),
+    adminToken: await signToken({ id: admin.id, email: BENCH_ADMIN.email, role: 'SUPER_ADMIN' }),
     agentToken: await signToken({ id: agent!.id, email: agent!.email, role: 'AGENT' }),
     phonesCategoryId: phones!.id,
     categoryNames: categories.map((category) => category.displayName),

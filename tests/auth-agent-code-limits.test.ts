@@ -5,6 +5,7 @@ import { buildAgent } from './support/factories.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 import { expectTooMany } from './support/refusals.js';
+import { keyedDigest } from './support/server-keys.js';
 
 const server = useTestServer({ TRUST_PROXY: '1' });
 const api = server.api;
@@ -161,6 +162,27 @@ describe('Idempotency-Key on sign-ups', () => {
     expect(me.body.data.email).toBe(body.email);
     expect(await server.db.select().from(users).where(eq(users.email, body.email))).toHaveLength(1);
     expect(JSON.stringify(await keysOf(address))).not.toContain(replayed.body.data.token);
+  });
+
+  it("keeps a keyed fingerprint that holds nothing of the sign-up's password, and refuses a replay with another password", async () => {
+    const [first, second] = ['198.51.100.123', '198.51.100.124'];
+    const issued = await api.post('/api/auth/agent-codes', { token: shop.admin.token, json: { name: 'Invited Twice', maxUses: 2 } });
+    const body = signUpBody(issued.body.data.code);
+    expect((await register(body, first, { 'idempotency-key': 'sign-up-password' })).status).toBe(201);
+
+    const otherPassword = await register({ ...body, password: 'another-strong-password' }, first, { 'idempotency-key': 'sign-up-password' });
+    expect(otherPassword.status).toBe(422);
+    expect(otherPassword.body).toEqual({ success: false, code: 'IDEMPOTENCY_KEY_REUSED', error: 'Idempotency-Key reused with a different request' });
+
+    // From another address (another key scope), the same sign-up with another password is a 409 kept under the same fingerprint.
+    expect((await register({ ...body, password: 'yet-another-password' }, second, { 'idempotency-key': 'sign-up-password' })).status).toBe(409);
+    const fingerprints = await server.db
+      .select({ fingerprint: idempotencyKeys.fingerprint })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, 'sign-up-password'));
+    const { password: _password, ...withoutPassword } = body;
+    const expected = keyedDigest('idempotency fingerprints', JSON.stringify({ query: '', body: withoutPassword, files: [] }));
+    expect(fingerprints).toEqual([{ fingerprint: expected }, { fingerprint: expected }]);
   });
 
   it('refuses to replay a sign-up whose account has since changed its password, issuing no token', async () => {

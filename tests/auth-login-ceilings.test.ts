@@ -43,6 +43,29 @@ describe('sign-in ceilings', () => {
     expect((await login(agent.email, '203.0.113.200')).status).toBe(429);
     expect((await login(agent.email, '192.0.2.1', agent.password)).status).toBe(429);
   });
+
+  it('lets the owner in without a device token from an address it signed in from before, after strangers from several addresses spent the ceiling', async () => {
+    const owner = await buildAgent(server.db);
+    expect((await login(owner.email, '192.0.2.40', owner.password)).status).toBe(200);
+    const strangers = await Promise.all(
+      Array.from({ length: 6 }, async (_, address) => {
+        const statuses = [];
+        for (let guess = 0; guess < 10; guess += 1) statuses.push((await login(owner.email, `203.0.113.${address + 60}`)).status);
+        return statuses;
+      }),
+    );
+    // The owner's first sign-in counted too, before its address was one the account had signed in from.
+    expect(strangers.flat().filter((status) => status === 401)).toHaveLength(49);
+    expect(strangers.flat().filter((status) => status === 429)).toHaveLength(11);
+    expect((await login(owner.email, '203.0.113.99', owner.password)).status).toBe(429);
+
+    const fromHome = await login(owner.email, '192.0.2.40', owner.password);
+    expect(fromHome.status).toBe(200);
+    expect(fromHome.body.data.user.id).toBe(owner.id);
+    expect((await login(owner.email, '192.0.2.40')).status).toBe(401);
+    const [ceiling] = await server.db.select({ count: rateLimits.count }).from(rateLimits).where(eq(rateLimits.key, `login-account:${owner.email}`));
+    expect(ceiling?.count).toBe(62);
+  });
 });
 
 describe('sign-ins under way per address', () => {

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../lib/db/schema.js';
@@ -6,6 +5,7 @@ import { captureLog } from './support/capture-log.js';
 import { buildAgent } from './support/factories.js';
 import { startLoopbackResend, type LoopbackResend } from './support/loopback-resend.js';
 import { useTestServer } from './support/test-server.js';
+import { resetCodeDigest } from './support/server-keys.js';
 
 /** Without RESEND_API_KEY e-mails are simulated; outside production the log carries the code. */
 let resend: LoopbackResend;
@@ -29,7 +29,7 @@ describe('simulated e-mail outside production', () => {
     expect(simulated).toMatchObject({ level: 'info', to: agent.email, subject: 'Your password reset code' });
     const code = /\b(\d{6})\b/.exec(String(simulated!.text))![1]!;
     const [row] = await server.db.select().from(users).where(eq(users.id, agent.id));
-    expect(row!.passwordResetToken).toBe(crypto.createHash('sha256').update(code).digest('hex'));
+    expect(row!.passwordResetToken).toBe(resetCodeDigest(code));
     expect(resend.sent).toHaveLength(0);
     expect(resend.refused).toBe(0);
     const reset = await api.post('/api/auth/reset-password', { json: { email: agent.email, token: code, newPassword: 'logged-code-works' } });

@@ -7,6 +7,7 @@ import { settleDeferredWork } from '../lib/http/deferred-work.js';
 import { buildAgent, type TestUser } from './support/factories.js';
 import { startLoopbackResend, type LoopbackResend } from './support/loopback-resend.js';
 import { useTestServer } from './support/test-server.js';
+import { resetCodeDigest } from './support/server-keys.js';
 
 let resend: LoopbackResend;
 
@@ -19,10 +20,6 @@ afterAll(() => resend.close());
 const server = useTestServer(() => ({ RESEND_API_KEY: resend.apiKey, RESEND_BASE_URL: resend.baseUrl, MAIL_FROM: 'Shop <no-reply@shop.example>' }));
 const api = server.api;
 beforeEach(() => resend.failWith(undefined));
-
-function sha256(text: string): string {
-  return crypto.createHash('sha256').update(text).digest('hex');
-}
 
 async function stored(user: TestUser) {
   const [row] = await server.db.select().from(users).where(eq(users.id, user.id));
@@ -50,7 +47,7 @@ function reset(body: Record<string, unknown>) {
 }
 
 describe('POST /api/auth/forgot-password', () => {
-  it('e-mails a 6-digit code through the provider and stores only its hash for 15 minutes', async () => {
+  it('e-mails a 6-digit code through the provider and stores only its digest keyed by the server secret, for 15 minutes', async () => {
     const agent = await buildAgent(server.db);
     const sentBefore = resend.sent.length;
     const response = await api.post('/api/auth/forgot-password', { json: { email: agent.email.toUpperCase() } });
@@ -63,7 +60,8 @@ describe('POST /api/auth/forgot-password', () => {
     const code = /\b(\d{6})\b/.exec(mails[0]!.text!)![1]!;
     expect(response.text).not.toContain(code);
     const row = await stored(agent);
-    expect(row.passwordResetToken).toBe(sha256(code));
+    expect(row.passwordResetToken).toBe(resetCodeDigest(code));
+    expect(row.passwordResetToken).not.toBe(crypto.createHash('sha256').update(code).digest('hex'));
     expect(row.passwordResetAttempts).toBe(0);
     const minutesLeft = (row.passwordResetExpires!.getTime() - Date.now()) / 60_000;
     expect(minutesLeft).toBeGreaterThan(14);
@@ -97,7 +95,7 @@ describe('POST /api/auth/forgot-password', () => {
     await reset({ email: agent.email, token: wrongCode(first), newPassword: 'another-password' });
     expect((await stored(agent)).passwordResetAttempts).toBe(1);
     const second = await requestCode(agent);
-    expect(await stored(agent)).toMatchObject({ passwordResetToken: sha256(second), passwordResetAttempts: 0 });
+    expect(await stored(agent)).toMatchObject({ passwordResetToken: resetCodeDigest(second), passwordResetAttempts: 0 });
   });
 
   it('refuses a malformed e-mail with 400', async () => {
@@ -157,7 +155,7 @@ describe('POST /api/auth/reset-password: errors', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ success: false, code: 'INVALID_RESET_CODE', error: 'Invalid or expired reset code' });
     const row = await stored(agent);
-    expect(row).toMatchObject({ password: before.password, passwordResetToken: sha256(code), passwordResetAttempts: 1 });
+    expect(row).toMatchObject({ password: before.password, passwordResetToken: resetCodeDigest(code), passwordResetAttempts: 1 });
   });
 
   it('clears the code after 5 wrong tries, so even the right one is refused next', async () => {

@@ -1,10 +1,10 @@
-import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { users } from '../lib/db/schema.js';
 import { buildAgent, type TestUser } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
+import { resetCodeDigest } from './support/server-keys.js';
 
 const server = useTestServer();
 const api = server.api;
@@ -21,7 +21,7 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** Gives the account a live reset code, as forgot-password stores it (hashed). */
 async function resetCodeFor(user: TestUser, code: string): Promise<void> {
-  const codeHash = crypto.createHash('sha256').update(code).digest('hex');
+  const codeHash = resetCodeDigest(code);
   await server.db
     .update(users)
     .set({ passwordResetToken: codeHash, passwordResetExpires: sql`now() + interval '15 minutes'`, passwordResetAttempts: 0 })

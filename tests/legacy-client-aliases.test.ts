@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { passwordMatches } from '../lib/auth/passwords.js';
@@ -6,6 +5,7 @@ import { agentCodes, settings, syndicationConfigs, users } from '../lib/db/schem
 import { buildAgent } from './support/factories.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
+import { resetCodeDigest } from './support/server-keys.js';
 
 /**
  * The requests the original service's admin panel sends on its main screens with its own names
@@ -43,7 +43,7 @@ describe("the original admin panel's names", () => {
     const agent = await buildAgent(server.db);
     await server.db
       .update(users)
-      .set({ passwordResetToken: crypto.createHash('sha256').update('654321').digest('hex'), passwordResetExpires: sql`now() + interval '15 minutes'`, passwordResetAttempts: 0 })
+      .set({ passwordResetToken: resetCodeDigest('654321'), passwordResetExpires: sql`now() + interval '15 minutes'`, passwordResetAttempts: 0 })
       .where(eq(users.id, agent.id));
     const response = await api.post('/api/auth/reset-password', { json: { email: agent.email, token: '654321', password: 'the-legacy-new-password' } });
     expect(response.status).toBe(200);

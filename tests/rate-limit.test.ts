@@ -1,7 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
+import crypto from 'node:crypto';
+import { eq, like, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rateLimits } from '../lib/db/schema.js';
 import { settleDeferredWork } from '../lib/http/deferred-work.js';
+import { expectTooMany } from './support/refusals.js';
 import { useTestServer } from './support/test-server.js';
 
 /**
@@ -93,5 +95,56 @@ describe('the client address', () => {
     await api.post('/api/auth/verify-agent-code', { json: { code: '123456' }, headers: { 'x-forwarded-for': `198.51.100.7, ${address}` } });
     expect((await counterOf(address))?.count).toBe(1);
     expect(await counterOf('198.51.100.7')).toBeUndefined();
+  });
+});
+
+describe('the client address', () => {
+  it('counts every address of one IPv6 /64 as one address', async () => {
+    const network = '2001:db8:5:6::/64';
+    const statuses = [];
+    for (let host = 1; host <= 20; host += 1) statuses.push((await verifyFrom(`2001:db8:5:6::${host.toString(16)}`)).status);
+    expect(statuses).toEqual(Array(20).fill(200));
+    expectTooMany(await verifyFrom('2001:db8:5:6:ffff:ffff:ffff:ffff'));
+    expect((await counterOf(network))?.count).toBe(21);
+    expect((await verifyFrom('2001:db8:5:7::1')).status).toBe(200);
+  });
+});
+
+/** Every counter whose key names the address. */
+async function countersNaming(address: string) {
+  return server.db.select({ key: rateLimits.key, count: rateLimits.count }).from(rateLimits).where(like(rateLimits.key, `%${address}%`));
+}
+
+describe('counters an anonymous address adds', () => {
+  it('adds at most 30 pairs of forgot-password counters per address an hour, whatever e-mails it names, and nothing for those it refuses', async () => {
+    const address = newAddress();
+    const emails = Array.from({ length: 35 }, (_, index) => `fresh-${index}-${address}@example.com`);
+    const answers = [];
+    for (const email of emails) answers.push(await api.post('/api/auth/forgot-password', { json: { email }, headers: { 'x-forwarded-for': address } }));
+    for (const answer of answers.slice(0, 30)) expect(answer.status).toBe(200);
+    for (const refused of answers.slice(30)) expectTooMany(refused);
+
+    // The e-mails name the address too, so every counter the requests wrote is found by it.
+    const counters = await countersNaming(address);
+    const expected = emails.slice(0, 30).flatMap((email) => [`forgot-password:${email}:${address}`, `forgot-password:${email}`]);
+    expect(counters.map((counter) => counter.key).sort()).toEqual([`forgot-password-address:${address}`, ...expected].sort());
+    expect(counters.find((counter) => counter.key === `forgot-password-address:${address}`)?.count).toBe(35);
+  });
+
+  it('adds at most 60 inquiry counters per address a minute, whichever listing ids it names', async () => {
+    const address = newAddress();
+    const answers = [];
+    for (let index = 0; index < 65; index += 1) {
+      answers.push(await api.post(`/api/public/listings/${crypto.randomUUID()}/inquiry`, { json: { method: 'call' }, headers: { 'x-forwarded-for': address } }));
+    }
+    for (const answer of answers.slice(0, 60)) {
+      expect(answer.status).toBe(404);
+      expect(answer.body.code).toBe('NOT_FOUND');
+    }
+    for (const refused of answers.slice(60)) expectTooMany(refused);
+    const counters = await countersNaming(address);
+    expect(counters.filter((counter) => counter.key.startsWith('inquiry:'))).toHaveLength(60);
+    expect(counters.find((counter) => counter.key === `inquiry-address:${address}`)?.count).toBe(65);
+    expect(counters).toHaveLength(61);
   });
 });

@@ -226,7 +226,7 @@ describe('token algorithm', () => {
 describe('JWT_SECRET in production', () => {
   /** Asks for the signing secret in a fresh process with the given environment. */
   function jwtSecretIn(env: Record<string, string | undefined>): Promise<{ status: number | null; stderr: string }> {
-    const code = "import { jwtSecret } from './lib/auth/jwt-secret.js'; jwtSecret();";
+    const code = "import { jwtSecret } from './lib/server-secret.js'; jwtSecret();";
     const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
     for (const [name, value] of Object.entries(env)) if (value === undefined) delete childEnv[name];
     return new Promise((resolve) => {

@@ -184,7 +184,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail a 6-digit password reset code
-         * @description Always reports success, whether or not the e-mail belongs to an account.
+         * @description Always reports success, whether or not the e-mail belongs to an account. 429 after 5 requests an hour per e-mail and address, 20 per e-mail, and 30 per address across all e-mails.
          *
          *     No token needed.
          */
@@ -206,7 +206,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in and receive a bearer token and a device token
-         * @description Answers `data: { user, token, deviceToken }`. Keep `deviceToken` on the device and send it as `deviceToken` with the next sign-in: with a valid device token of the named account, only that device's own failures count (10 wrong passwords per 15 minutes, then 429), so strangers' guesses cannot lock the owner out; each successful sign-in answers a new one. Without one (or with one that is not valid for the account): 429 after 10 attempts in 15 minutes per e-mail and address, 50 per e-mail, 30 per address. In both cases, with `Retry-After: 1`, while two sign-ins from the same address are still being checked. A wrong e-mail or password is 401 `Invalid email or password`.
+         * @description Answers `data: { user, token, deviceToken }`. Keep `deviceToken` on the device and send it as `deviceToken` with the next sign-in: with a live device token of the named account, only that device's own failures count (10 wrong passwords per 15 minutes, then 429) and its password check goes before all others, so strangers' guesses can neither lock the owner out nor keep the owner waiting; each successful sign-in answers a new one, an account keeps its newest 10, and a password reset ends them all. Without one (or with one that is not live for the account): 429 after 10 attempts in 15 minutes per e-mail and address, 30 per address, and 50 per e-mail from addresses the account has not signed in from. In both cases, 429 with `Retry-After: 1` while two sign-ins from the same address (an IPv6 address by its /64) are still being checked, and 503 `PASSWORD_CHECKS_BUSY` with `Retry-After` when every place for password checks in the instance is taken. A wrong e-mail or password is 401 `Invalid email or password`.
          *
          *     No token needed.
          */
@@ -254,7 +254,7 @@ export interface paths {
         put?: never;
         /**
          * Register an agent with an invitation code
-         * @description An unusable code is 400 `Invalid or expired agent code`; an e-mail already registered is 409. Sign-ups and code checks (`verify-agent-code`) share one budget of 20 per 15 minutes per address (429 beyond, counted before the Idempotency-Key is taken); a wrong code also counts towards the shop-wide ceiling of 300 wrong codes per 15 minutes, past which wrong codes are 429 while a valid code is still accepted. Under an Idempotency-Key the answer is kept without its token: a replay answers a freshly issued one (409 once the account has changed its password since).
+         * @description An unusable code is 400 `Invalid or expired agent code`; an e-mail already registered is 409. Sign-ups and code checks (`verify-agent-code`) share one budget of 20 per 15 minutes per address (429 beyond, counted before the Idempotency-Key is taken); a wrong code also counts towards the shop-wide ceiling of 300 wrong codes per 15 minutes, past which wrong codes are 429 while a valid code is still accepted. Under an Idempotency-Key the answer is kept without its token: a replay with the same password answers a freshly issued one (422 with another password, 409 once the account has changed its password since). 503 `PASSWORD_CHECKS_BUSY` with `Retry-After` when every place for password checks is taken.
          *
          *     No token needed.
          */
@@ -276,7 +276,9 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with the e-mailed code
-         * @description No token needed.
+         * @description Ends every token and device token the account had.
+         *
+         *     No token needed.
          */
         post: operations["postAuthResetPassword"];
         delete?: never;
@@ -764,7 +766,9 @@ export interface paths {
         put?: never;
         /**
          * Count an inquiry click
-         * @description No token needed.
+         * @description 429 after 30 inquiries a minute per address on one listing, or 60 per address across all listings.
+         *
+         *     No token needed.
          */
         post: operations["postPublicListingsByIdInquiry"];
         delete?: never;
@@ -1300,7 +1304,7 @@ export interface components {
              * @description The stable identifier of the case: branch on this, not on `error`
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_BODY" | "UNSUPPORTED_IMAGE" | "INVALID_AGENT_CODE" | "INVALID_RESET_CODE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CURRENT_PASSWORD_INCORRECT" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ALREADY_EXISTS" | "CONFLICT" | "NOT_CONFIGURED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ATTRIBUTES_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_FAILED" | "DEPENDENCY_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "MALFORMED_BODY" | "UNSUPPORTED_IMAGE" | "INVALID_AGENT_CODE" | "INVALID_RESET_CODE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CURRENT_PASSWORD_INCORRECT" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ALREADY_EXISTS" | "CONFLICT" | "NOT_CONFIGURED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ATTRIBUTES_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_FAILED" | "DEPENDENCY_UNAVAILABLE" | "PASSWORD_CHECKS_BUSY";
             details?: components["schemas"]["ErrorDetail"][];
         };
         /**
@@ -1349,9 +1353,11 @@ export interface components {
          *     `UPSTREAM_FAILED` (502): An outside service (the image host, the Bot API) failed.
          *
          *     `DEPENDENCY_UNAVAILABLE` (503): The database or a required setting is unavailable; `Retry-After` says when to try again.
+         *
+         *     `PASSWORD_CHECKS_BUSY` (503): Every place for password checks in this instance is taken; `Retry-After` says when to try again.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "UNSUPPORTED_IMAGE" | "INVALID_AGENT_CODE" | "INVALID_RESET_CODE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CURRENT_PASSWORD_INCORRECT" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ALREADY_EXISTS" | "CONFLICT" | "NOT_CONFIGURED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ATTRIBUTES_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_FAILED" | "DEPENDENCY_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "UNSUPPORTED_IMAGE" | "INVALID_AGENT_CODE" | "INVALID_RESET_CODE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CURRENT_PASSWORD_INCORRECT" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ALREADY_EXISTS" | "CONFLICT" | "NOT_CONFIGURED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ATTRIBUTES_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_FAILED" | "DEPENDENCY_UNAVAILABLE" | "PASSWORD_CHECKS_BUSY";
         /**
          * Photo
          * @description A listing photo for responsive display: `photos` on listing answers (in the order of `images` or `gallery`) and `heroPhoto` (the first, or null) on storefront items. Sizes and placeholder are null for an image stored before photos were described, until `npm run images:backfill` has run; its srcset is then the stored image alone.
@@ -3091,7 +3097,7 @@ export interface operations {
                          * @description The stable identifier of the case: branch on this, not on `error`
                          * @enum {string}
                          */
-                        code: "DEPENDENCY_UNAVAILABLE";
+                        code: "DEPENDENCY_UNAVAILABLE" | "PASSWORD_CHECKS_BUSY";
                         details?: components["schemas"]["ErrorDetail"][];
                     };
                 };
@@ -3500,7 +3506,7 @@ export interface operations {
                          * @description The stable identifier of the case: branch on this, not on `error`
                          * @enum {string}
                          */
-                        code: "DEPENDENCY_UNAVAILABLE";
+                        code: "DEPENDENCY_UNAVAILABLE" | "PASSWORD_CHECKS_BUSY";
                         details?: components["schemas"]["ErrorDetail"][];
                     };
                 };
@@ -3723,7 +3729,7 @@ export interface operations {
                          * @description The stable identifier of the case: branch on this, not on `error`
                          * @enum {string}
                          */
-                        code: "DEPENDENCY_UNAVAILABLE";
+                        code: "DEPENDENCY_UNAVAILABLE" | "PASSWORD_CHECKS_BUSY";
                         details?: components["schemas"]["ErrorDetail"][];
                     };
                 };
@@ -3877,7 +3883,7 @@ export interface operations {
                          * @description The stable identifier of the case: branch on this, not on `error`
                          * @enum {string}
                          */
-                        code: "DEPENDENCY_UNAVAILABLE";
+                        code: "DEPENDENCY_UNAVAILABLE" | "PASSWORD_CHECKS_BUSY";
                         details?: components["schemas"]["ErrorDetail"][];
                     };
                 };

@@ -16,7 +16,7 @@ const WRONG_CODES = { limit: 300, windowSeconds: FIFTEEN_MINUTES };
 
 /** Counts a sign-up or a verification against its address's budget, before anything else runs. */
 export function countAgentCodeCheck(_input: unknown, ctx: RequestContext): Promise<void> {
-  return enforceRateLimit({ key: `agent-code-checks:${ctx.clientIp}`, ...CODE_CHECKS_PER_ADDRESS });
+  return enforceRateLimit({ key: `agent-code-checks:${ctx.clientNetwork}`, ...CODE_CHECKS_PER_ADDRESS });
 }
 
 /** Counts a code that was not usable against the shop-wide ceiling: 429 once the ceiling is passed. */

@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm/sql/sql';
 import { config } from '../config.js';
 import { getDb, type Database } from '../db/client.js';
 import { users } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
 import { log } from '../log.js';
+import { endDeviceTokens } from './device-tokens.js';
 import { hashPassword, passwordMatches } from './passwords.js';
 import { endEarlierSessions } from './queries.js';
 
@@ -23,15 +25,20 @@ export async function upsertAdmin(db: Database, account: AdminAccount): Promise<
     .limit(1);
   if (existing) {
     const samePassword = await passwordMatches(account.password, existing.password);
-    await db
-      .update(users)
-      .set({
-        role: 'SUPER_ADMIN',
-        name: account.name,
-        phone: account.phone,
-        ...(samePassword ? {} : { password: await hashPassword(account.password), tokensValidAfter: endEarlierSessions }),
-      })
-      .where(sql`${users.id} = ${existing.id}`);
+    const newPassword = samePassword ? undefined : await hashPassword(account.password);
+    // A new password ends the sessions and device tokens issued before it.
+    await inTransaction(db, async (tx) => {
+      await tx
+        .update(users)
+        .set({
+          role: 'SUPER_ADMIN',
+          name: account.name,
+          phone: account.phone,
+          ...(newPassword === undefined ? {} : { password: newPassword, tokensValidAfter: endEarlierSessions }),
+        })
+        .where(sql`${users.id} = ${existing.id}`);
+      if (newPassword !== undefined) await endDeviceTokens(tx, existing.id);
+    });
     return { id: existing.id, created: false };
   }
   const [created] = await db

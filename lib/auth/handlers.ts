@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm/sql/sql';
 import { getDb, type Database } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
@@ -7,7 +8,8 @@ import type { Input } from '../http/endpoint-input.js';
 import { enforceRateLimits, limitFailures } from '../rate-limit/enforce-rate-limit.js';
 import { countWrongAgentCode } from './agent-code-limits.js';
 import { consumeAgentCode, findUsableAgentCode, recordAgentCodeUser } from './agent-code-queries.js';
-import { signDeviceToken, verifyDeviceToken, type TrustedDevice } from './device-tokens.js';
+import { withPasswordPlace, type PasswordWork } from './bcrypt-worker.js';
+import { deviceIsLive, issueDeviceToken, networkIsFamiliar, readDeviceToken, type TrustedDevice } from './device-tokens.js';
 import { hashPassword, passwordMatches } from './passwords.js';
 import { userSummary } from './presenter.js';
 import { findCredentials, insertAgent } from './queries.js';
@@ -19,7 +21,10 @@ import type { SignInView, SignUpView } from './view.js';
 const FIFTEEN_MINUTES = 15 * 60;
 /** Sign-in attempts per e-mail and client address. */
 const LOGIN_LIMIT = { limit: 10, windowSeconds: FIFTEEN_MINUTES };
-/** Sign-in attempts per account, whatever the address, from clients without the account's device token. */
+/**
+ * Sign-in attempts per account, whatever the address, from clients without the account's device
+ * token and from networks the account has not signed in from since its last password change.
+ */
 const LOGIN_ACCOUNT_LIMIT = { limit: 50, windowSeconds: FIFTEEN_MINUTES };
 /** Sign-in attempts per address across every e-mail, so fresh e-mails do not buy fresh guesses. */
 const LOGIN_ADDRESS_LIMIT = { limit: 30, windowSeconds: FIFTEEN_MINUTES };
@@ -46,7 +51,7 @@ export async function register(
   }
   if (await findCredentials(db, body.email)) throw ApiError.duplicate('email');
   // Hashing is slow: done before the transaction so the code's row is never held locked meanwhile.
-  const passwordHash = await hashPassword(body.password, `sign-up:${ctx.clientIp}`);
+  const passwordHash = await withPasswordPlace(ctx.clientNetwork, false, (work) => hashPassword(body.password, work));
   const user = await inTransaction(db, async (tx) => {
     const code = await consumeAgentCode(tx, body.agentCode);
     if (!code) throw ApiError.of('INVALID_AGENT_CODE', INVALID_AGENT_CODE);
@@ -60,57 +65,72 @@ export async function register(
 
 type Credentials = NonNullable<Awaited<ReturnType<typeof findCredentials>>>;
 
-async function signedIn(account: Credentials): Promise<Reply> {
-  const [token, deviceToken] = await Promise.all([signToken(account), signDeviceToken(account.id)]);
+async function signedIn(db: Database, account: Credentials, network: string): Promise<Reply> {
+  const [token, deviceToken] = await Promise.all([signToken(account), issueDeviceToken(db, account.id, network)]);
   const answer: SignInView = { user: userSummary(account), token, deviceToken };
   return ok(answer);
 }
 
-/** The device a sign-in's device token names, when it is a live one of the very account the sign-in names. */
+/**
+ * The device a sign-in's device token names, when the token is still live (recorded, not ended by a
+ * password change nor dropped as the account's oldest) and of the very account the sign-in names.
+ */
 async function trustedDevice(db: Database, body: LoginBody): Promise<{ device: TrustedDevice; account: Credentials } | undefined> {
   if (body.deviceToken === undefined) return undefined;
-  const device = await verifyDeviceToken(body.deviceToken);
+  const device = await readDeviceToken(body.deviceToken);
   if (!device) return undefined;
-  const account = await findCredentials(db, body.email);
-  return account?.id === device.accountId ? { device, account } : undefined;
+  const [account, live] = await Promise.all([findCredentials(db, body.email), deviceIsLive(db, device)]);
+  return live && account?.id === device.accountId ? { device, account } : undefined;
 }
 
 /**
  * A sign-in with the account's own device token is judged by that device's failures alone: its
- * owner gets in however many wrong guesses strangers made. Its checks queue in the device's lane.
+ * owner gets in however many wrong guesses strangers made.
  */
-async function signInFromDevice({ device, account }: { device: TrustedDevice; account: Credentials }, password: string): Promise<Reply> {
+async function signInFromDevice(
+  db: Database,
+  { device, account }: { device: TrustedDevice; account: Credentials },
+  password: string,
+  network: string,
+  work: PasswordWork,
+): Promise<Reply> {
   const rule = { key: `login-device:${device.deviceId}`, ...DEVICE_FAILURE_LIMIT };
-  const matched = await limitFailures(rule, () => passwordMatches(password, account.password, `device:${device.deviceId}`));
+  const matched = await limitFailures(rule, () => passwordMatches(password, account.password, work));
   if (!matched) throw ApiError.of('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
-  return signedIn(account);
+  return signedIn(db, account, network);
 }
 
 /**
  * Every limit is counted, in one statement, before the one slow step, the password check (the same
  * for unknown e-mails). The address's ceiling comes first, so a flood from one address is refused
- * before it writes a counter for each e-mail it names.
+ * before it writes a counter for each e-mail it names. The account-wide ceiling counts only
+ * networks the account has not signed in from: strangers who spend it do not lock its owner out
+ * at home or at work, where the owner signed in before.
  */
-async function signInUntrusted(db: Database, body: LoginBody, clientIp: string): Promise<Reply> {
+async function signInUntrusted(db: Database, body: LoginBody, network: string, work: PasswordWork): Promise<Reply> {
   await enforceRateLimits(
-    { key: `login-address:${clientIp}`, ...LOGIN_ADDRESS_LIMIT },
-    { key: `login:${body.email}:${clientIp}`, ...LOGIN_LIMIT },
-    { key: `login-account:${body.email}`, ...LOGIN_ACCOUNT_LIMIT },
+    { key: `login-address:${network}`, ...LOGIN_ADDRESS_LIMIT },
+    { key: `login:${body.email}:${network}`, ...LOGIN_LIMIT },
+    { key: `login-account:${body.email}`, ...LOGIN_ACCOUNT_LIMIT, onlyWhen: sql`not ${networkIsFamiliar(body.email, network)}` },
   );
   const account = await findCredentials(db, body.email);
-  if (!(await passwordMatches(body.password, account?.password, `sign-in:${body.email}`)) || !account) throw ApiError.of('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
-  return signedIn(account);
+  if (!(await passwordMatches(body.password, account?.password, work)) || !account) throw ApiError.of('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+  return signedIn(db, account, network);
 }
 
 /**
- * Sign-in, holding one of the address's slots for sign-ins under way (none free: 429 at once,
- * before any statement). A valid device token of the named account puts it under that device's own
- * limit; without one, the address's and the account's ceilings apply.
+ * Sign-in, holding one of the network's slots for sign-ins under way (none free: 429 at once,
+ * before any statement), then a place in the instance's queue of password work (all held: 503 at
+ * once). A valid device token of the named account puts it under that device's own limit and
+ * first in the queue; without one, the address's and the account's ceilings apply.
  */
 export function login({ body }: Input<{ body: typeof LoginBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
-  return withSignInSlot(ctx.clientIp, async () => {
+  const network = ctx.clientNetwork;
+  return withSignInSlot(network, async () => {
     const db = await getDb();
     const trusted = await trustedDevice(db, body);
-    return trusted ? signInFromDevice(trusted, body.password) : signInUntrusted(db, body, ctx.clientIp);
+    return withPasswordPlace(network, trusted !== undefined, (work) =>
+      trusted ? signInFromDevice(db, trusted, body.password, network, work) : signInUntrusted(db, body, network, work),
+    );
   });
 }

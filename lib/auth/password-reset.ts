@@ -6,23 +6,34 @@ import { message, type Reply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { sendMail } from '../mail/send-mail.js';
-import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
+import { enforceRateLimits } from '../rate-limit/enforce-rate-limit.js';
+import { keyedDigest } from '../server-secret.js';
+import { withPasswordPlace } from './bcrypt-worker.js';
 import { hashPassword } from './passwords.js';
 import { checkResetCode, replacePasswordWithResetCode, RESET_CODE_LIFETIME_MINUTES, storeResetCode } from './queries.js';
 import type { ForgotPasswordBody, ResetPasswordBody } from './schema.js';
 
+const ONE_HOUR = 60 * 60;
 /**
  * Limits reset e-mails per e-mail and address, and per e-mail whatever the address: strangers
  * can use up only their own allowance, not the owner's.
  */
-const FORGOT_PASSWORD_LIMIT = { limit: 5, windowSeconds: 60 * 60 };
-const FORGOT_PASSWORD_ACCOUNT_LIMIT = { limit: 20, windowSeconds: 60 * 60 };
+const FORGOT_PASSWORD_LIMIT = { limit: 5, windowSeconds: ONE_HOUR };
+const FORGOT_PASSWORD_ACCOUNT_LIMIT = { limit: 20, windowSeconds: ONE_HOUR };
+/**
+ * Requests per address across every e-mail, counted first: one address naming fresh e-mails adds
+ * at most this many pairs of counters an hour, and a refused request adds none.
+ */
+const FORGOT_PASSWORD_ADDRESS_LIMIT = { limit: 30, windowSeconds: ONE_HOUR };
 
 const INVALID_RESET_CODE = 'Invalid or expired reset code';
 
-/** Only the hash is stored, so a copy of the database does not hand out live reset codes. */
+/**
+ * Only a keyed digest is stored: six digits are a million guesses, which a bare hash would give up
+ * in a second from a copy of the database; without the server's key the digest tests nothing.
+ */
 function hashResetCode(code: string): string {
-  return crypto.createHash('sha256').update(code).digest('hex');
+  return keyedDigest('reset codes', code);
 }
 
 async function sendResetCode(email: string): Promise<void> {
@@ -44,18 +55,21 @@ async function sendResetCode(email: string): Promise<void> {
 
 /** Always the same answer: whether the account exists is never revealed, not even by timing. */
 export async function forgotPassword({ body }: Input<{ body: typeof ForgotPasswordBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
-  await enforceRateLimit({ key: `forgot-password:${body.email}:${ctx.clientIp}`, ...FORGOT_PASSWORD_LIMIT });
-  await enforceRateLimit({ key: `forgot-password:${body.email}`, ...FORGOT_PASSWORD_ACCOUNT_LIMIT });
+  await enforceRateLimits(
+    { key: `forgot-password-address:${ctx.clientNetwork}`, ...FORGOT_PASSWORD_ADDRESS_LIMIT },
+    { key: `forgot-password:${body.email}:${ctx.clientNetwork}`, ...FORGOT_PASSWORD_LIMIT },
+    { key: `forgot-password:${body.email}`, ...FORGOT_PASSWORD_ACCOUNT_LIMIT },
+  );
   void defer('password reset code', () => sendResetCode(body.email));
   return message('If an account exists for that e-mail, a reset code has been sent to it.');
 }
 
-export async function resetPassword({ body }: Input<{ body: typeof ResetPasswordBody }>): Promise<Reply> {
+export async function resetPassword({ body }: Input<{ body: typeof ResetPasswordBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
   const db = await getDb();
   const codeHash = hashResetCode(body.token);
   const userId = await checkResetCode(db, body.email, codeHash);
   if (!userId) throw ApiError.of('INVALID_RESET_CODE', INVALID_RESET_CODE);
-  const passwordHash = await hashPassword(body.newPassword);
+  const passwordHash = await withPasswordPlace(ctx.clientNetwork, false, (work) => hashPassword(body.newPassword, work));
   // Another request may have used the same code while this one was hashing.
   if (!(await replacePasswordWithResetCode(db, userId, codeHash, passwordHash))) throw ApiError.of('INVALID_RESET_CODE', INVALID_RESET_CODE);
   return message('Your password has been reset.');

@@ -11,6 +11,7 @@ import type { Input } from '../http/endpoint-input.js';
 import { sendMail } from '../mail/send-mail.js';
 import { removeImages, storeImages } from '../media/storage.js';
 import { limitFailures } from '../rate-limit/enforce-rate-limit.js';
+import { withPasswordPlace } from './bcrypt-worker.js';
 import { passwordMatches } from './passwords.js';
 import { profilePresenter } from './presenter.js';
 import type { ProfileUpdateBody, profileForm } from './profile-schema.js';
@@ -59,7 +60,7 @@ export async function updateOwnProfile(
   const { currentPassword, ...fields } = body;
   const db = await getDb();
   const emailChanges = fields.email !== undefined && fields.email !== ctx.user.email;
-  if (emailChanges) await assertCurrentPassword(db, ctx.user, currentPassword);
+  if (emailChanges) await assertCurrentPassword(db, ctx.user, currentPassword, ctx.clientNetwork);
   const [image] = (await storeImages(files.map((file) => file.value))).map((stored) => stored.ref);
   const changes = image ? { ...fields, profileImage: image } : fields;
   let result: Awaited<ReturnType<typeof updateProfile>>;
@@ -89,14 +90,14 @@ const CURRENT_PASSWORD_FAILURES = { limit: 5, windowSeconds: 15 * 60 };
 
 /**
  * A change of e-mail is confirmed with the account's password. A missing one is refused without a
- * check; a given one is counted against the account's failures, and checked in the account's own
- * lane of password work, so a flood of them cannot delay anyone else's sign-in.
+ * check; a given one is counted against the account's failures, and checked in the caller's
+ * network's lane of password work, so a flood of them cannot delay anyone else's sign-in.
  */
-async function assertCurrentPassword(db: Database, user: { id: string; email: string }, currentPassword: string | undefined): Promise<void> {
+async function assertCurrentPassword(db: Database, user: { id: string; email: string }, currentPassword: string | undefined, network: string): Promise<void> {
   if (!currentPassword) throw ApiError.of('CURRENT_PASSWORD_INCORRECT', WRONG_CURRENT_PASSWORD);
   const account = await findCredentials(db, user.email);
   const rule = { key: `current-password:${user.id}`, ...CURRENT_PASSWORD_FAILURES };
-  const matched = await limitFailures(rule, () => passwordMatches(currentPassword, account?.password, `current-password:${user.id}`));
+  const matched = await withPasswordPlace(network, false, (work) => limitFailures(rule, () => passwordMatches(currentPassword, account?.password, work)));
   if (!matched) throw ApiError.of('CURRENT_PASSWORD_INCORRECT', WRONG_CURRENT_PASSWORD);
 }
 

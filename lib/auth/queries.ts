@@ -4,7 +4,9 @@ import { count } from 'drizzle-orm/sql/functions/aggregate';
 import { sql } from 'drizzle-orm/sql/sql';
 import type { Database, Executor } from '../db/client.js';
 import { agentListingTotals, users } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
 import { offsetOf, type PageQuery } from '../http/common-schemas.js';
+import { endDeviceTokens } from './device-tokens.js';
 import { agentColumns, profileColumns } from './presenter.js';
 import type { ProfileUpdate } from './profile-schema.js';
 
@@ -101,14 +103,20 @@ export async function checkResetCode(db: Database, email: string, codeHash: stri
  */
 export const endEarlierSessions = sql`date_trunc('second', now())`;
 
-/** Sets the new password while the checked code is still the account's, clears the reset fields and ends earlier sessions. */
+/**
+ * Sets the new password while the checked code is still the account's, clears the reset fields and
+ * ends earlier sessions and every device token, in one transaction.
+ */
 export async function replacePasswordWithResetCode(db: Database, id: string, codeHash: string, passwordHash: string): Promise<boolean> {
-  const rows = await db
-    .update(users)
-    .set({ password: passwordHash, passwordResetToken: null, passwordResetExpires: null, passwordResetAttempts: 0, tokensValidAfter: endEarlierSessions })
-    .where(and(eq(users.id, id), eq(users.passwordResetToken, codeHash)))
-    .returning({ id: users.id });
-  return rows.length === 1;
+  return inTransaction(db, async (tx) => {
+    const rows = await tx
+      .update(users)
+      .set({ password: passwordHash, passwordResetToken: null, passwordResetExpires: null, passwordResetAttempts: 0, tokensValidAfter: endEarlierSessions })
+      .where(and(eq(users.id, id), eq(users.passwordResetToken, codeHash)))
+      .returning({ id: users.id });
+    if (rows.length === 1) await endDeviceTokens(tx, id);
+    return rows.length === 1;
+  });
 }
 
 /** An agent's listings of every status, summed from the totals the statistics trigger keeps per agent. */

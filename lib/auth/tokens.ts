@@ -2,7 +2,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import { config } from '../config.js';
 import type { Role } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
-import { jwtSecret } from './jwt-secret.js';
+import { jwtSecret } from '../server-secret.js';
 
 const ALGORITHM = 'HS256';
 

@@ -55,7 +55,7 @@ export const users = pgTable('users', {
   social_8: text('social_8'),
   website: text('website'),
   customSocials: jsonb('customSocials').$type<CustomSocial[]>().notNull().default([]),
-  /** Holds the SHA-256 of the 6-digit reset code, never the code itself. */
+  /** Holds the keyed digest (HMAC) of the 6-digit reset code, never the code itself. */
   passwordResetToken: text('passwordResetToken'),
   passwordResetExpires: timestamp('passwordResetExpires', { precision: 3, withTimezone: true }),
   passwordResetAttempts: integer('passwordResetAttempts').notNull().default(0),
@@ -64,6 +64,24 @@ export const users = pgTable('users', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * The device tokens an account has live (see lib/auth/device-tokens.ts): a sign-in records one and
+ * keeps the account's newest 10, a password reset or change removes them all. `network` is where the
+ * sign-in came from (an IPv6 address by its /64): a network the account signed in from is familiar to it.
+ */
+export const deviceTokens = pgTable(
+  'device_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('userId')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    network: text('network').notNull(),
+    issuedAt: timestamp('issuedAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('device_tokens_userId_issuedAt_idx').on(t.userId, t.issuedAt.desc())],
+);
 
 export type SchemaRuleType = 'string' | 'number' | 'boolean' | 'select';
 
@@ -320,7 +338,7 @@ export const idempotencyKeys = pgTable(
     scope: text('scope').notNull(),
     route: text('route').notNull(),
     key: text('key').notNull(),
-    /** A digest of the request, so the same key with another request is told apart. */
+    /** A keyed digest (HMAC) of the request, so the same key with another request is told apart; it holds nothing of a password. */
     fingerprint: text('fingerprint').notNull(),
     /** The first answer, once it is known; null while the first request runs. */
     status: integer('status'),

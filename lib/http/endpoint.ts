@@ -13,6 +13,8 @@ export interface RequestContext<A extends Access = Access> {
   user: A extends 'token' | 'admin' ? AuthUser : AuthUser | null;
   requestId: string;
   clientIp: string;
+  /** The network the address counts as for limits and sign-in lanes (an IPv6 address by its /64). */
+  clientNetwork: string;
 }
 
 /**

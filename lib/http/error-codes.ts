@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   INTERNAL_ERROR: { status: 500, description: 'An unexpected failure' },
   UPSTREAM_FAILED: { status: 502, description: 'An outside service (the image host, the Bot API) failed' },
   DEPENDENCY_UNAVAILABLE: { status: 503, description: 'The database or a required setting is unavailable; `Retry-After` says when to try again' },
+  PASSWORD_CHECKS_BUSY: { status: 503, description: 'Every place for password checks in this instance is taken; `Retry-After` says when to try again' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

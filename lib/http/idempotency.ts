@@ -3,6 +3,7 @@ import { and, eq, lt } from 'drizzle-orm/sql/expressions/conditions';
 import { sql } from 'drizzle-orm/sql/sql';
 import { getDb } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema.js';
+import { keyedDigest } from '../server-secret.js';
 import { ApiError } from './api-error.js';
 import type { Reply } from './reply.js';
 
@@ -29,12 +30,18 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | undef
   return header;
 }
 
-/** A digest of what the request asks for; file contents count by their own digest. */
-function fingerprintOf(request: unknown): string {
-  const text = JSON.stringify(request, (_key, value: unknown) =>
+/**
+ * A keyed digest (HMAC) of what the request asks for, so a copy of the database cannot test guesses
+ * at what a request held; file contents count by their own digest. Body fields that hold the
+ * caller's own secret are left out, so the fingerprint holds nothing of them at all; whoever
+ * replays the answer checks them instead (SecretBearingAnswer).
+ */
+function fingerprintOf({ query, body, files }: RequestAsks, unfingerprinted: readonly string[]): string {
+  const kept = body !== null && typeof body === 'object' ? Object.fromEntries(Object.entries(body).filter(([field]) => !unfingerprinted.includes(field))) : body;
+  const text = JSON.stringify({ query, body: kept, files }, (_key, value: unknown) =>
     Buffer.isBuffer(value) || value instanceof Uint8Array ? `sha256:${crypto.createHash('sha256').update(value).digest('hex')}` : value,
   );
-  return crypto.createHash('sha256').update(text).digest('hex');
+  return keyedDigest('idempotency fingerprints', text);
 }
 
 /**
@@ -86,14 +93,23 @@ async function settleIdempotencyKey(request: IdempotentRequest, reply: Reply): P
   await db.update(idempotencyKeys).set({ status: reply.status, body: reply.body }).where(whereKey(request));
 }
 
+/** What a request asks, digested into its key's fingerprint. */
+export interface RequestAsks {
+  query: string;
+  body: unknown;
+  files: unknown;
+}
+
 /**
  * An answer that carries a secret the request did not (a new account's token): what is kept of it
  * under an Idempotency-Key, without the secret, and how a replay of the kept answer is made whole
- * again with a freshly issued one.
+ * again with a freshly issued one. A request that carries a secret of its own (a password) names
+ * those body fields: they are left out of the fingerprint, and the replay checks them itself.
  */
 export interface SecretBearingAnswer {
+  unfingerprinted: readonly string[];
   keep: (reply: Reply) => Reply;
-  replay: (kept: Reply) => Promise<Reply>;
+  replay: (kept: Reply, replayed: { body: unknown; clientNetwork: string }) => Promise<Reply>;
 }
 
 /** A creating request that carries an Idempotency-Key, as the idempotency step reads it. */
@@ -103,8 +119,9 @@ export interface KeyedRequest {
   scope: string;
   /** `METHOD /path`. */
   route: string;
-  /** What the request asks (query, body, files), digested into the key's fingerprint. */
-  asks: unknown;
+  asks: RequestAsks;
+  /** The caller's network (see clientNetwork), for work a replay does on its behalf. */
+  clientNetwork: string;
 }
 
 /**
@@ -112,9 +129,10 @@ export interface KeyedRequest {
  * replies, so they are kept too) and keeps its answer; a retry gets that answer again.
  */
 export async function answerOnce(request: KeyedRequest, secretBearing: SecretBearingAnswer | undefined, handle: () => Promise<Reply>): Promise<Reply> {
-  const key: IdempotentRequest = { key: idempotencyKeyOf(request.header)!, scope: request.scope, route: request.route, fingerprint: fingerprintOf(request.asks) };
+  const fingerprint = fingerprintOf(request.asks, secretBearing?.unfingerprinted ?? []);
+  const key: IdempotentRequest = { key: idempotencyKeyOf(request.header)!, scope: request.scope, route: request.route, fingerprint };
   const earlier = await claimIdempotencyKey(key);
-  if (earlier) return secretBearing ? secretBearing.replay(earlier) : earlier;
+  if (earlier) return secretBearing ? secretBearing.replay(earlier, { body: request.asks.body, clientNetwork: request.clientNetwork }) : earlier;
   const reply = await handle();
   await settleIdempotencyKey(key, secretBearing ? secretBearing.keep(reply) : reply);
   return reply;

@@ -11,7 +11,7 @@ import { readInput } from './endpoint-input.js';
 import { errorReply, methodNotAllowed } from './error-envelope.js';
 import { discardBody, fromNodeRequest, fromWebRequest, webResponse, writeNodeResponse, type IncomingRequest, type OutgoingResponse } from './incoming-request.js';
 import { encode } from './outgoing-response.js';
-import { clientAddress } from './client-address.js';
+import { clientAddress, clientNetwork } from './client-address.js';
 import type { Reply } from './reply.js';
 import { logRequest } from './request-log.js';
 import { nameReadPlan, serverTimingHeader, timeRequest } from './request-timing.js';
@@ -39,7 +39,8 @@ async function outcomeOf(endpoint: Endpoint, request: IncomingRequest, url: URL,
   await checks.beforeFirstAnswer();
   const user = await callerOf(endpoint.access, request, checks);
   const input = await readInput(endpoint.schemas, request, url);
-  const ctx: RequestContext = { request, user, requestId, clientIp: clientAddress(request) };
+  const clientIp = clientAddress(request);
+  const ctx: RequestContext = { request, user, requestId, clientIp, clientNetwork: clientNetwork(clientIp) };
   const cacheTags = endpoint.edgeCache?.tags(input);
   await endpoint.rateLimit?.(input, ctx);
   const header = request.headers['idempotency-key'];
@@ -51,6 +52,7 @@ async function outcomeOf(endpoint: Endpoint, request: IncomingRequest, url: URL,
     scope: user?.id ?? `address:${ctx.clientIp}`,
     route: `${request.method.toUpperCase()} ${url.pathname}`,
     asks: { query: url.search, body: input.body, files: input.files },
+    clientNetwork: ctx.clientNetwork,
   };
   const secretBearing = endpoint.idempotent === true ? undefined : endpoint.idempotent;
   const reply = await answerOnce(keyed, secretBearing, () => endpoint.handle(input, ctx).catch((error: unknown) => errorReply(error, requestId)));

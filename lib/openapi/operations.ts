@@ -29,20 +29,20 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'POST /api/auth/register': {
     summary: 'Register an agent with an invitation code',
     successStatus: 201,
-    errors: ['INVALID_AGENT_CODE', 'ALREADY_EXISTS', 'CONFLICT', 'RATE_LIMITED'],
+    errors: ['INVALID_AGENT_CODE', 'ALREADY_EXISTS', 'CONFLICT', 'RATE_LIMITED', 'PASSWORD_CHECKS_BUSY'],
     description:
-      'An unusable code is 400 `Invalid or expired agent code`; an e-mail already registered is 409. Sign-ups and code checks (`verify-agent-code`) share one budget of 20 per 15 minutes per address (429 beyond, counted before the Idempotency-Key is taken); a wrong code also counts towards the shop-wide ceiling of 300 wrong codes per 15 minutes, past which wrong codes are 429 while a valid code is still accepted. Under an Idempotency-Key the answer is kept without its token: a replay answers a freshly issued one (409 once the account has changed its password since).',
+      'An unusable code is 400 `Invalid or expired agent code`; an e-mail already registered is 409. Sign-ups and code checks (`verify-agent-code`) share one budget of 20 per 15 minutes per address (429 beyond, counted before the Idempotency-Key is taken); a wrong code also counts towards the shop-wide ceiling of 300 wrong codes per 15 minutes, past which wrong codes are 429 while a valid code is still accepted. Under an Idempotency-Key the answer is kept without its token: a replay with the same password answers a freshly issued one (422 with another password, 409 once the account has changed its password since). 503 `PASSWORD_CHECKS_BUSY` with `Retry-After` when every place for password checks is taken.',
   },
   'POST /api/auth/login': {
     summary: 'Sign in and receive a bearer token and a device token',
-    errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED'],
+    errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED', 'PASSWORD_CHECKS_BUSY'],
     description:
-      'Answers `data: { user, token, deviceToken }`. Keep `deviceToken` on the device and send it as `deviceToken` with the next sign-in: with a valid device token of the named account, only that device\'s own failures count (10 wrong passwords per 15 minutes, then 429), so strangers\' guesses cannot lock the owner out; each successful sign-in answers a new one. Without one (or with one that is not valid for the account): 429 after 10 attempts in 15 minutes per e-mail and address, 50 per e-mail, 30 per address. In both cases, with `Retry-After: 1`, while two sign-ins from the same address are still being checked. A wrong e-mail or password is 401 `Invalid email or password`.',
+      'Answers `data: { user, token, deviceToken }`. Keep `deviceToken` on the device and send it as `deviceToken` with the next sign-in: with a live device token of the named account, only that device\'s own failures count (10 wrong passwords per 15 minutes, then 429) and its password check goes before all others, so strangers\' guesses can neither lock the owner out nor keep the owner waiting; each successful sign-in answers a new one, an account keeps its newest 10, and a password reset ends them all. Without one (or with one that is not live for the account): 429 after 10 attempts in 15 minutes per e-mail and address, 30 per address, and 50 per e-mail from addresses the account has not signed in from. In both cases, 429 with `Retry-After: 1` while two sign-ins from the same address (an IPv6 address by its /64) are still being checked, and 503 `PASSWORD_CHECKS_BUSY` with `Retry-After` when every place for password checks in the instance is taken. A wrong e-mail or password is 401 `Invalid email or password`.',
   },
   'GET /api/auth/me': { summary: 'The caller\'s profile' },
   'PUT /api/auth/me': {
     summary: 'Update the caller\'s profile',
-    errors: ['CURRENT_PASSWORD_INCORRECT', 'ALREADY_EXISTS', 'RATE_LIMITED'],
+    errors: ['CURRENT_PASSWORD_INCORRECT', 'ALREADY_EXISTS', 'RATE_LIMITED', 'PASSWORD_CHECKS_BUSY'],
     description:
       'Changing `email` needs `currentPassword` (403 `Current password is incorrect` when missing or wrong). Wrong current passwords count like failed sign-ins of the account: after 5 within 15 minutes, 429 with `Retry-After`, even for the right one.',
   },
@@ -50,9 +50,14 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     summary: 'E-mail a 6-digit password reset code',
     reply: 'message',
     errors: ['RATE_LIMITED'],
-    description: 'Always reports success, whether or not the e-mail belongs to an account.',
+    description: 'Always reports success, whether or not the e-mail belongs to an account. 429 after 5 requests an hour per e-mail and address, 20 per e-mail, and 30 per address across all e-mails.',
   },
-  'POST /api/auth/reset-password': { summary: 'Set a new password with the e-mailed code', reply: 'message', errors: ['INVALID_RESET_CODE', 'RATE_LIMITED'] },
+  'POST /api/auth/reset-password': {
+    summary: 'Set a new password with the e-mailed code',
+    reply: 'message',
+    errors: ['INVALID_RESET_CODE', 'RATE_LIMITED', 'PASSWORD_CHECKS_BUSY'],
+    description: 'Ends every token and device token the account had.',
+  },
   'POST /api/auth/verify-agent-code': {
     summary: 'Check an invitation code before signing up',
     errors: ['RATE_LIMITED'],
@@ -120,7 +125,12 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     summary: 'A storefront listing with its agent\'s contact links',
     description: 'The item as the list shows it (`hero`, `gallery`, `heroPhoto`, `photos`), with its agent.',
   },
-  'POST /api/public/listings/:id/inquiry': { summary: 'Count an inquiry click', reply: 'success', errors: ['RATE_LIMITED'] },
+  'POST /api/public/listings/:id/inquiry': {
+    summary: 'Count an inquiry click',
+    reply: 'success',
+    errors: ['RATE_LIMITED'],
+    description: '429 after 30 inquiries a minute per address on one listing, or 60 per address across all listings.',
+  },
   'GET /api/cron/sweep': {
     summary: 'Run the sweeper (Vercel Cron)',
     description:

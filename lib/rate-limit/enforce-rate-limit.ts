@@ -11,6 +11,8 @@ export interface RateLimitRule {
   /** Requests allowed per window. */
   limit: number;
   windowSeconds: number;
+  /** A condition the request must meet to be counted (and limited) by this rule at all. */
+  onlyWhen?: SQL;
 }
 
 const TOO_MANY_REQUESTS = 'Too many requests, try again later';
@@ -56,27 +58,35 @@ function countStatement({ key, windowSeconds }: RateLimitRule, when: SQL | undef
     returning ${rateLimits.count} as count, greatest(1, ceil(extract(epoch from ${rateLimits.resetAt} - now())))::int as "retryAfterSeconds"`;
 }
 
+/** Whether the request passed every rule before `index`: none of their counts is over its limit (a rule that did not count it let it through). */
+function passedRulesBefore(rules: RateLimitRule[], index: number): SQL | undefined {
+  if (index === 0) return undefined;
+  const refusals = rules.slice(0, index).map((rule, earlier) => sql`exists (select 1 from ${sql.identifier(`counted_${earlier}`)} where count > ${rule.limit})`);
+  return sql`not (${sql.join(refusals, sql` or `)})`;
+}
+
 /**
  * Counts one request against each rule, in order, within fixed windows shared by every instance
  * (the counters live in the database), and throws 429 with `Retry-After` for the first rule whose
  * limit is passed. A rule is counted only while every rule before it let the request through, as
- * if each were checked in turn, but all of them take one statement: one round trip, and each row
- * locked only for that statement. Counting and window rollover are upserts, so concurrent requests
- * can never both take the last slot. Times come from the database clock alone, so instances with
- * drifting clocks agree.
+ * if each were checked in turn, and only when its `onlyWhen` holds, but all of them take one
+ * statement: one round trip, and each row locked only for that statement. Counting and window
+ * rollover are upserts, so concurrent requests can never both take the last slot. Times come from
+ * the database clock alone, so instances with drifting clocks agree.
  */
 export async function enforceRateLimits(...rules: RateLimitRule[]): Promise<void> {
   const db = await getDb();
   const steps = rules.map((rule, index) => {
-    const passedEarlier = index === 0 ? undefined : sql`(select count from ${sql.identifier(`counted_${index - 1}`)}) <= ${rules[index - 1]!.limit}`;
-    return sql`${sql.identifier(`counted_${index}`)} as (${countStatement(rule, passedEarlier)})`;
+    const conditions = [passedRulesBefore(rules, index), rule.onlyWhen].filter((condition) => condition !== undefined);
+    const when = conditions.length === 0 ? undefined : sql.join(conditions, sql` and `);
+    return sql`${sql.identifier(`counted_${index}`)} as (${countStatement(rule, when)})`;
   });
   const answers = rules.map((_, index) => sql`select ${index}::int as rule, count, "retryAfterSeconds" from ${sql.identifier(`counted_${index}`)}`);
   const { rows } = (await db.execute(sql`with ${sql.join(steps, sql`, `)} ${sql.join(answers, sql` union all `)}`)) as unknown as {
     rows: Array<{ rule: number; count: number; retryAfterSeconds: number }>;
   };
   const counted = rows.sort((first, second) => first.rule - second.rule);
-  if (counted.length === 0) throw new Error(`rate limit upsert returned no row for ${rules[0]?.key}`);
+  if (counted.length === 0 && !rules[0]?.onlyWhen) throw new Error(`rate limit upsert returned no row for ${rules[0]?.key}`);
   // A window opening is rare enough per key to be the moment to clear out ended ones: a bounded
   // delete over the resetAt index, done inline so no background work outlives the invocation.
   if (counted.some((counter) => counter.count === 1)) await sweepExpiredCounters().catch((error: unknown) => log.warn('rate limit sweep failed', { error }));

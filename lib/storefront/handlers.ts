@@ -7,7 +7,7 @@ import type { IdParams } from '../http/common-schemas.js';
 import { ok, paginated, pagination, type Reply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
-import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
+import { enforceRateLimits } from '../rate-limit/enforce-rate-limit.js';
 import { findSuggestions } from '../search/suggestions.js';
 import { correctSearch } from '../search/word-corrections.js';
 import { findFacetCounts } from './facet-counts.js';
@@ -77,12 +77,20 @@ export async function getPublicListing({ params }: Input<{ params: typeof IdPara
 
 /** Inquiries are limited per client address per listing. */
 export const INQUIRY_LIMIT = { limit: 30, windowSeconds: 60 };
+/**
+ * Inquiries per client address across every listing, counted first: an address naming one listing
+ * after another (or ids that name none) adds at most this many counters a minute.
+ */
+const INQUIRY_ADDRESS_LIMIT = { limit: 60, windowSeconds: 60 };
 
 export async function recordInquiry(
   { params }: Input<{ params: typeof IdParams; body: typeof InquiryBody }>,
   ctx: RequestContext<'public'>,
 ): Promise<Reply> {
-  await enforceRateLimit({ key: `inquiry:${params.id}:${ctx.clientIp}`, ...INQUIRY_LIMIT });
+  await enforceRateLimits(
+    { key: `inquiry-address:${ctx.clientNetwork}`, ...INQUIRY_ADDRESS_LIMIT },
+    { key: `inquiry:${params.id}:${ctx.clientNetwork}`, ...INQUIRY_LIMIT },
+  );
   const db = await getDb();
   if (!(await countInquiry(db, params.id))) throw notFoundError('Listing', params.id);
   return { status: 200, body: { success: true } };

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { config, MIN_JWT_SECRET_BYTES } from '../config.js';
-import { ApiError } from '../http/api-error.js';
-import { log } from '../log.js';
+import { config, MIN_JWT_SECRET_BYTES } from './config.js';
+import { ApiError } from './http/api-error.js';
+import { log } from './log.js';
 
 let secret: Uint8Array | undefined;
 
@@ -30,4 +30,28 @@ export function jwtSecret(): Uint8Array {
   }
   secret = new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
   return secret;
+}
+
+/** What a key derived from the secret is for: each use has its own label, so no key can stand in for another. */
+export type ServerKeyLabel = 'device tokens' | 'reset codes' | 'idempotency fingerprints';
+
+const derivedKeys = new Map<ServerKeyLabel, Buffer>();
+
+/**
+ * A key derived from `JWT_SECRET` under its own label (HMAC-SHA256 of the label). Digests made with
+ * it live in the database, the secret never does: a copy of the database alone cannot test guesses
+ * against them.
+ */
+export function serverKey(label: ServerKeyLabel): Buffer {
+  let key = derivedKeys.get(label);
+  if (!key) {
+    key = crypto.createHmac('sha256', jwtSecret()).update(label).digest();
+    derivedKeys.set(label, key);
+  }
+  return key;
+}
+
+/** The keyed digest (HMAC-SHA256, hex) of `text` under the label's key. */
+export function keyedDigest(label: ServerKeyLabel, text: string | Buffer): string {
+  return crypto.createHmac('sha256', serverKey(label)).update(text).digest('hex');
 }
