@@ -1,9 +1,12 @@
 import { ApiError } from '../lib/http/api-error.js';
 import { endpoint, route } from '../lib/service-route.js';
 
-/** The fallback `vercel.json` rewrites unknown `/api/*` paths to, so they get the envelope too. */
+/**
+ * The function every path nothing else serves is routed to, so it gets the envelope too. OPTIONS as
+ * well: a path that serves nothing has no CORS preflight to answer.
+ */
 const notFound = endpoint('public', {}, async () => {
   throw ApiError.notFound('Route not found');
 });
 
-export default route({ GET: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound });
+export default route({ GET: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound, OPTIONS: notFound });

@@ -58,6 +58,15 @@ function lockedFolder(label: string): string {
   return dir;
 }
 
+/** A port nothing listens on now, for a server of its own (PORT=0 means the default port, 5000, which another program may hold). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 async function migratedDatabase(): Promise<Record<string, string>> {
   const database = await prepareTestDatabase();
   cleanups.push(async () => {
@@ -162,7 +171,7 @@ describe('slow steps say what they are doing', () => {
 describe('npm start', () => {
   it('prints the address, the reference page, the database and, with no administrator yet, how to make one', { timeout: 120_000 }, async () => {
     const env = await migratedDatabase();
-    const server = startCommand('scripts/serve.ts', [], { ...env, PORT: '0', LOG_LEVEL: 'silent' });
+    const server = startCommand('scripts/serve.ts', [], { ...env, PORT: String(await freePort()), LOG_LEVEL: 'silent' });
     cleanups.push(() => void server.child.kill('SIGTERM'));
     for (let waited = 0; !server.outcome.stdout.includes('start again.') && server.child.exitCode === null && waited < 100_000; waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -186,7 +195,13 @@ describe('npm start', () => {
 
   it('leaves out the administrator hint once one exists', { timeout: 120_000 }, async () => {
     const env = await migratedDatabase();
-    const server = startCommand('scripts/serve.ts', [], { ...env, PORT: '0', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'boot@example.com', ADMIN_PASSWORD: 'long-enough-password' });
+    const server = startCommand('scripts/serve.ts', [], {
+      ...env,
+      PORT: String(await freePort()),
+      LOG_LEVEL: 'silent',
+      ADMIN_EMAIL: 'boot@example.com',
+      ADMIN_PASSWORD: 'long-enough-password',
+    });
     cleanups.push(() => void server.child.kill('SIGTERM'));
     for (let waited = 0; !server.outcome.stdout.includes('Database:') && server.child.exitCode === null && waited < 100_000; waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -37,7 +37,8 @@ describe('unknown paths', () => {
   it.each(['/nope', '/a/b/c', '/favicon.ico', '/index.html', '/api/nope', '/api/a/b/c', '/api/listings/x/y'])(
     'answers %s with the JSON 404 envelope',
     async (pathname) => {
-      for (const send of [() => api.get(pathname), () => api.post(pathname, { json: {} }), () => api.delete(pathname)]) {
+      const preflight = () => api.send('OPTIONS', pathname, { headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } });
+      for (const send of [() => api.get(pathname), () => api.post(pathname, { json: {} }), () => api.delete(pathname), preflight]) {
         const response = await send();
         expect(response.status, pathname).toBe(404);
         expect(response.headers.get('content-type')).toContain('application/json');
@@ -45,6 +46,16 @@ describe('unknown paths', () => {
       }
     },
   );
+
+  it('answers a CORS preflight on a path the service serves, as before', async () => {
+    for (const pathname of ['/api/listings', '/health', '/']) {
+      const response = await api.send('OPTIONS', pathname, { headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+      expect(response.status, pathname).toBe(204);
+      expect(response.headers.get('access-control-allow-origin'), pathname).toBe('http://localhost:5173');
+      expect(response.headers.get('access-control-allow-methods'), pathname).toContain('POST');
+      expect(response.text, pathname).toBe('');
+    }
+  });
 
   it('still serves the crawler file and the paths vercel.json rewrites', async () => {
     expect((await api.get('/robots.txt')).status).toBe(200);

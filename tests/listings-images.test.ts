@@ -14,6 +14,8 @@ import {
   jpegWithOrientation,
   largeJpeg,
   notAnImage,
+  plainImage,
+  pngDeclaring,
   smallPng,
   storedFiles,
   svgImage,
@@ -227,6 +229,51 @@ describe('refused uploads leave no listing and no file', () => {
       fs.rmSync(server.uploadDir, { force: true });
       fs.mkdirSync(server.uploadDir);
     }
+  });
+});
+
+describe('image shape', () => {
+  const LONGEST_SIDE = 'Image dimensions are too large: at most 12000 px on the longest side';
+  const PROPORTIONS = 'Image proportions are not supported: the longer side may be at most 8 times the shorter';
+
+  async function expectRefused(title: string, file: { bytes: Buffer; name: string; type: string }, error: string): Promise<void> {
+    const before = storedFiles(server.uploadDir);
+    const response = await api.post('/api/listings', { token: shop.agent.token, form: imageForm(listingFields(title), [png, file]) });
+    expect(response.status, title).toBe(400);
+    expect(response.body, title).toEqual({ success: false, code: 'UNSUPPORTED_IMAGE', error });
+    expect(await listingsTitled(title)).toHaveLength(0);
+    expect(storedFiles(server.uploadDir)).toEqual(before);
+  }
+
+  it('refuses an image longer than 12,000 px from its header, before decoding it, whatever its pixel count or orientation', async () => {
+    await expectRefused('Thread', { bytes: pngDeclaring(4, 12_000_000), name: 'thread.png', type: 'image/png' }, LONGEST_SIDE);
+    await expectRefused('Ribbon', { bytes: pngDeclaring(1200, 41_000), name: 'ribbon.png', type: 'image/png' }, LONGEST_SIDE);
+    await expectRefused('Strip', { bytes: await plainImage(1200, 16_383, 'png'), name: 'strip.png', type: 'image/png' }, LONGEST_SIDE);
+    // Stored sideways, 16383 wide: orientation 6 turns it upright, 1200 wide and 16383 high.
+    await expectRefused('Turned strip', { bytes: await plainImage(16_383, 1200, 'jpeg', 6), name: 'turned.jpg', type: 'image/jpeg' }, LONGEST_SIDE);
+  });
+
+  it('refuses an image whose sides differ more than 1:8, upright or turned so by its EXIF orientation', async () => {
+    await expectRefused('Banner', { bytes: await plainImage(1200, 9700, 'png'), name: 'banner.png', type: 'image/png' }, PROPORTIONS);
+    await expectRefused('Turned banner', { bytes: await plainImage(9700, 1200, 'jpeg', 6), name: 'turned.jpg', type: 'image/jpeg' }, PROPORTIONS);
+  });
+
+  it('stores a tall image within 1200 x 2400, and its renditions in the same proportions', async () => {
+    const response = await api.post('/api/listings', {
+      token: shop.agent.token,
+      form: imageForm(listingFields('Tall photos'), [await plainImage(1200, 9000, 'png'), await plainImage(1000, 4000, 'jpeg')]),
+    });
+    expect(response.status).toBe(201);
+    const [narrow, portrait] = response.body.data.photos as Array<{ url: string; width: number; height: number; srcset: string }>;
+    // 1:7.5 fits the box by its height; so narrow a photo has no rendition narrower than itself.
+    expect(narrow).toMatchObject({ width: 320, height: 2400, srcset: `${narrow!.url} 320w` });
+    expect(portrait).toMatchObject({ width: 600, height: 2400 });
+    const stored = (url: string) => imageInfo(fs.readFileSync(path.join(server.uploadDir, url.replace(`${server.baseUrl}/uploads/`, ''))));
+    expect(await stored(narrow!.url)).toMatchObject({ format: 'webp', width: 320, height: 2400 });
+    expect(await stored(portrait!.url)).toMatchObject({ format: 'webp', width: 600, height: 2400 });
+    const rendition = portrait!.srcset.split(', ')[0]!.split(' ')[0]!;
+    expect(rendition).toContain('/uploads/w320/');
+    expect(await stored(rendition)).toMatchObject({ format: 'webp', width: 320, height: 1280 });
   });
 });
 

@@ -1,9 +1,10 @@
+import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listings } from '../lib/db/schema.js';
 import type { DirectUploadTicket } from '../lib/media/direct-upload.js';
 import type { TestUser } from './support/factories.js';
-import { imageForm, imageInfo, jpegOfSize, largeJpeg, smallPng } from './support/images.js';
+import { imageForm, imageInfo, jpegOfSize, largeJpeg, plainImage, smallPng } from './support/images.js';
 import { startLoopbackImageHost, type LoopbackImageHost, type UploadResponse } from './support/loopback-image-host.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
@@ -69,7 +70,7 @@ async function createWithRefs(title: string, imageRefs: unknown[]): Promise<{ id
 }
 
 describe('POST /api/uploads/signature', () => {
-  it('signs uploads into the folder with the incoming transformation to a 1200 px WebP at quality 80', async () => {
+  it('signs uploads into the folder with the incoming transformation to a WebP within 1200 x 2400 at quality 80', async () => {
     const before = Math.floor(Date.now() / 1000);
     const ticket = await ticketFor(shop.agent);
     expect(ticket).toEqual({
@@ -80,14 +81,14 @@ describe('POST /api/uploads/signature', () => {
       timestamp: expect.any(Number),
       expiresAt: new Date((ticket.timestamp + SIGNATURE_LIFETIME_SECONDS) * 1000).toISOString(),
       folder: FOLDER,
-      transformation: 'c_limit,q_80,w_1200',
+      transformation: 'c_limit,h_2400,q_80,w_1200',
       format: 'webp',
       signature: expect.stringMatching(/^[0-9a-f]{40}$/),
       fields: {
         api_key: '123456789012345',
         public_id: ticket.publicId,
         timestamp: ticket.timestamp,
-        transformation: 'c_limit,q_80,w_1200',
+        transformation: 'c_limit,h_2400,q_80,w_1200',
         format: 'webp',
         signature: ticket.signature,
       },
@@ -102,6 +103,11 @@ describe('POST /api/uploads/signature', () => {
     expect(host.badSignatures).toBe(badSignatures);
     expect(response.public_id).toMatch(new RegExp(`^${FOLDER}/[0-9a-f-]+$`));
     expect(await imageInfo(host.images.get(response.public_id)!)).toMatchObject({ format: 'webp', width: 1200, height: 900 });
+  });
+
+  it('gives a signature with which the image host stores a tall photo within 1200 x 2400, as the service stores one', async () => {
+    const response = await uploaded(shop.agent, await plainImage(1000, 4000, 'jpeg'));
+    expect(await imageInfo(host.images.get(response.public_id)!)).toMatchObject({ format: 'webp', width: 600, height: 2400 });
   });
 
   it('gives a signature that covers the image\'s public id in the folder and the transformation: the image host refuses either changed', async () => {
@@ -265,4 +271,46 @@ describe('listings with images uploaded directly', () => {
     expect(host.images.has(kept!.public_id)).toBe(false);
     expect(publicIdOf(kept!.secure_url)).toBe(kept!.public_id);
   });
+});
+
+/** How far this process's resident memory rose while `work` ran, in MB: the server under test runs in this process. */
+async function memoryRiseDuring<T>(work: () => Promise<T>): Promise<{ result: T; riseMb: number }> {
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const sample = () => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  };
+  const sampler = setInterval(sample, 10);
+  try {
+    const result = await work();
+    sample();
+    return { result, riseMb: (peak - before) / MEGABYTE };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+describe('describing the uploads a write names', () => {
+  it('refuses an upload of a shape an upload through the service would be refused for, naming it, and keeps no listing', async () => {
+    const genuine = await uploaded(shop.agent, png);
+    // Put on the host by another client of the account, past the ticket's transformation.
+    const strip = host.store(`${FOLDER}/strip-${crypto.randomUUID()}`, await plainImage(1200, 9700, 'png'));
+    const response = await api.post('/api/listings', { token: shop.agent.token, json: { ...fields('Strip'), imageRefs: [genuine, strip] } });
+    const error = 'Image proportions are not supported: the longer side may be at most 8 times the shorter';
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ success: false, code: 'UNSUPPORTED_IMAGE', error, details: [{ field: 'imageRefs[1]', message: error, received: strip.secure_url }] });
+    expect(await listingsTitled('Strip')).toHaveLength(0);
+    expect(host.images.has(strip.public_id)).toBe(true);
+  });
+
+  it('describes ten large uploads one at a time from a reduced decode, holding the memory of the service', async () => {
+    // 1500 x 12000: the longest side and the proportions allowed; 54 MB of pixels decoded in full.
+    const large = await plainImage(1500, 12_000, 'webp');
+    const refs = Array.from({ length: 10 }, (_, index) => host.store(`${FOLDER}/large-${index}-${crypto.randomUUID()}`, large));
+    const { result: response, riseMb } = await memoryRiseDuring(() => api.post('/api/listings', { token: shop.agent.token, json: { ...fields('Large photos'), imageRefs: refs } }));
+    expect(response.status).toBe(201);
+    expect(response.body.data.photos).toHaveLength(10);
+    for (const photo of response.body.data.photos) expect(photo).toMatchObject({ width: 1500, height: 12_000, placeholder: expect.any(String) });
+    expect(riseMb).toBeLessThan(150);
+  }, 60_000);
 });

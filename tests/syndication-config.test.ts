@@ -396,7 +396,7 @@ describe('posting', () => {
 });
 
 describe('an unreachable Bot API', () => {
-  it('gives 502 envelopes and a FAILED entry that name the failure but never the token', async () => {
+  it('gives 502 envelopes and a FAILED entry, tried again on its own, that name the failure but never the token', async () => {
     await storeConfig();
     await bot.close();
     const info = await api.get('/api/syndication/messenger/info', { token: shop.admin.token });
@@ -407,7 +407,8 @@ describe('an unreachable Bot API', () => {
     expect(trigger.status).toBe(502);
     expect(trigger.body.error).toBe('Posting to the channel failed: Bot API sendMessage could not be reached (ECONNREFUSED)');
     const [entry] = await server.db.select().from(syndicationLogs).where(eq(syndicationLogs.listingId, listing.id));
-    expect(entry).toMatchObject({ status: 'FAILED', errorMessage: 'Bot API sendMessage could not be reached (ECONNREFUSED)' });
+    // It never left, so it is tried again on its own.
+    expect(entry).toMatchObject({ status: 'FAILED', errorMessage: 'Bot API sendMessage could not be reached (ECONNREFUSED)', retryAt: expect.any(Date) });
   });
 });
 

@@ -128,13 +128,13 @@ describe('listing writes drive the channel', () => {
     expect(notices.filter((notice) => notice.data?.listingId === id)).toMatchObject([{ title: 'Channel post failed for "Galaxy S24"' }]);
   });
 
-  it('creates the listing while the channel hangs, failing the entry at the timeout', async () => {
+  it('creates the listing while the channel hangs, failing the entry at the timeout with its outcome unknown', async () => {
     bot.hang('sendMessage');
     const response = await createListing({ title: 'Pixel 9' });
     expect(response.status).toBe(201);
     const { id } = response.body.data;
     expect(await server.db.select({ id: listings.id }).from(listings).where(eq(listings.id, id))).toEqual([{ id }]);
-    expect(await logsOf(id)).toMatchObject([{ status: 'FAILED', errorMessage: 'Bot API sendMessage timed out after 1 s' }]);
+    expect(await logsOf(id)).toMatchObject([{ status: 'FAILED', retryAt: null, errorMessage: 'Outcome unknown: Bot API sendMessage timed out after 1 s. The post may be on the channel, so it is not sent again on its own: check the channel, and retry this entry if the post is missing' }]);
   });
 
   it('updates the listing while the channel is down', async () => {

@@ -72,5 +72,8 @@ export function endpoint<A extends Access, S extends Schemas>(
   return { access, schemas, handle: handle as unknown as Endpoint['handle'], ...(options as EndpointOptions) };
 }
 
-/** A function's methods: the CDN may keep the answers of GET (and HEAD) only. */
-export type RouteTable = { GET?: Endpoint } & { [M in Exclude<HttpMethod, 'GET'>]?: UncachedEndpoint };
+/**
+ * A function's methods: the CDN may keep the answers of GET (and HEAD) only. OPTIONS is the CORS
+ * preflight, which the route wrapper answers, unless the function declares an endpoint for it.
+ */
+export type RouteTable = { GET?: Endpoint } & { [M in Exclude<HttpMethod, 'GET'>]?: UncachedEndpoint } & { OPTIONS?: UncachedEndpoint };

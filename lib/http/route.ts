@@ -67,8 +67,8 @@ async function answer(table: RouteTable, allowed: string, request: IncomingReque
   const url = new URL(request.url, 'http://localhost');
   const ifNoneMatch = request.headers['if-none-match'];
   try {
-    if (method === 'OPTIONS') return { status: 204, headers: { ...headers, ...PREFLIGHT_HEADERS }, body: null };
-    const endpoint = table[(method === 'HEAD' ? 'GET' : method) as HttpMethod];
+    if (method === 'OPTIONS' && !table.OPTIONS) return { status: 204, headers: { ...headers, ...PREFLIGHT_HEADERS }, body: null };
+    const endpoint = method === 'OPTIONS' ? table.OPTIONS : table[(method === 'HEAD' ? 'GET' : method) as HttpMethod];
     const answerKey = endpoint?.edgeCache ? answerKeyOf(endpoint.schemas, url) : undefined;
     const kept = answerKey === undefined ? undefined : keptResponse(answerKey, headers, ifNoneMatch);
     if (kept) {

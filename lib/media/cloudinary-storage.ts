@@ -3,6 +3,7 @@ import { v2 as cloudinary, type UploadApiResponse } from 'cloudinary';
 import { config } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { DirectUploadCheck, DirectUploadResponse, DirectUploadTicket } from './direct-upload.js';
+import { MAX_STORED_HEIGHT, MAX_STORED_WIDTH } from './image-shape.js';
 import type { ImageStorage } from './image-storage.js';
 import { renditionWidthsFor } from './photo-renditions.js';
 
@@ -18,9 +19,9 @@ const TIMEOUT_MS = 60_000;
 const SHARED_DELIVERY_HOST = 'res.cloudinary.com';
 /** The image host refuses an upload signed longer ago than this. */
 const SIGNATURE_LIFETIME_SECONDS = 60 * 60;
-/** The spec's image, applied by the image host as it receives a direct upload. */
+/** A stored photo as the service makes one, applied by the image host as it receives a direct upload. */
 const DIRECT_UPLOAD_FORMAT = 'webp';
-const DIRECT_UPLOAD_TRANSFORMATION = { crop: 'limit', width: 1200, quality: 80 } as const;
+const DIRECT_UPLOAD_TRANSFORMATION = { crop: 'limit', width: MAX_STORED_WIDTH, height: MAX_STORED_HEIGHT, quality: 80 } as const;
 
 let configured = false;
 
@@ -206,8 +207,8 @@ export function cloudinaryStorage(): ImageStorage {
       const { width, height, placeholder } = image;
       return { ref, width, height, placeholder, renditions: renditionsOf(ref, renditionWidthsFor(width)) };
     },
-    async addRenditions(ref, pixels) {
-      return renditionsOf(ref, renditionWidthsFor(pixels.width));
+    async addRenditions(ref, image) {
+      return renditionsOf(ref, renditionWidthsFor(image.width));
     },
     async remove(ref) {
       const publicId = publicIdOf(ref);

@@ -28,7 +28,7 @@ export interface DirectUploadTicket {
   /** When the image host stops accepting the signature. */
   expiresAt: string;
   folder: string;
-  /** The incoming transformation applied before the image is stored: at most 1200 px wide, quality 80. */
+  /** The incoming transformation applied before the image is stored: within 1200 x 2400 px, quality 80. */
   transformation: string;
   format: string;
   signature: string;

@@ -1,34 +1,27 @@
 import type { Readable } from 'node:stream';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type ResizeOptions, type Sharp } from 'sharp';
 import { ApiError } from '../http/api-error.js';
-import { encodeRenditions, encodeWebp, placeholderOf, type DecodedPixels, type EncodedRendition } from './photo-encoding.js';
+import { log } from '../log.js';
+import { acceptedShape, decodeFailure, MAX_INPUT_PIXELS, MAX_STORED_HEIGHT, MAX_STORED_WIDTH, unsupportedImage } from './image-shape.js';
+import { encodeRenditions, encodeWebp, PLACEHOLDER_SIZE, placeholderOf, type DecodedPixels, type EncodedRendition } from './photo-encoding.js';
+import { renditionWidthsFor } from './photo-renditions.js';
 import { createProcessingSlots } from './processing-slots.js';
 
 // One libvips thread per image and no operation cache: memory follows the images in flight only.
 sharp.concurrency(1);
 sharp.cache(false);
 
-export const MAX_IMAGE_WIDTH = 1200;
 export const WEBP_QUALITY = 80;
-/**
- * Decompression bombs: a small file declaring a huge canvas is refused from its header, before any
- * pixel is decoded. 50 megapixels still admits the largest ordinary phone photos.
- */
-export const MAX_INPUT_PIXELS = 50_000_000;
-
-/** Raster formats a photo arrives in; vector and document formats (SVG, PDF) are not images to resize. */
-const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'heif', 'tiff']);
 
 /**
- * Uploads read and re-encoded at once in this process. A large photo takes tens of MB while it is
- * resized, and one waiting for a slot is left unread, so the request waits on the network (busboy
- * applies backpressure) instead of piling up in memory.
+ * Images decoded at once in this process, uploads and stored images being described alike. A large
+ * photo takes tens of MB while it is resized, and an upload waiting for a slot is left unread, so
+ * the request waits on the network (busboy applies backpressure) instead of piling up in memory.
  */
 const slots = createProcessingSlots(2);
 
-export interface ProcessedImage {
-  /** The WebP bytes, ready to store. */
-  data: Buffer;
+/** What a listing photo's answers show beside it, made from one decode. */
+export interface DescribedImage {
   width: number;
   height: number;
   /** The ThumbHash placeholder, standard base64. */
@@ -37,22 +30,20 @@ export interface ProcessedImage {
   renditions: EncodedRendition[];
 }
 
+export interface ProcessedImage extends DescribedImage {
+  /** The WebP bytes, ready to store. */
+  data: Buffer;
+}
+
 export interface ProcessingOptions {
   /** Whether to make the smaller copies a listing photo is shown at. */
   renditions: boolean;
 }
 
-function unsupportedImage(): ApiError {
-  return ApiError.of('UNSUPPORTED_IMAGE', 'Unsupported image file');
-}
-
-function tooManyPixels(): ApiError {
-  return ApiError.of('UNSUPPORTED_IMAGE', `Image dimensions are too large: at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels`);
-}
-
-/** sharp refuses an over-large canvas from its header, in metadata() as in the pipeline. */
-function decodeFailure(error: unknown): ApiError {
-  return error instanceof Error && /pixel limit/i.test(error.message) ? tooManyPixels() : unsupportedImage();
+/** An encoder's refusal is the image's fault (its size or content), answered as such and never as a 500. */
+function encodingFailure(error: unknown): ApiError {
+  log.warn('an image could not be encoded', { error });
+  return unsupportedImage();
 }
 
 /** Resolves once the whole upload has been handed to sharp, which collects it for decoding. */
@@ -65,10 +56,24 @@ function receive(stream: Readable, image: Sharp): Promise<void> {
   });
 }
 
+/** Decodes upright (EXIF orientation applied) and resized into `box`, never enlarged. */
+async function decodeInto(image: Sharp, box: ResizeOptions): Promise<DecodedPixels> {
+  const { data, info } = await image
+    .rotate()
+    .resize({ ...box, withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch((error: unknown) => {
+      throw decodeFailure(error);
+    });
+  return { data, width: info.width, height: info.height, channels: info.channels };
+}
+
 /**
- * Streams one upload into sharp and re-encodes it: EXIF orientation applied, at most 1200 px wide
- * (never enlarged), WebP at quality 80, metadata dropped (sharp keeps none unless asked); with its
- * placeholder and, when asked, its renditions, all from one decode.
+ * Streams one upload into sharp and re-encodes it: its shape checked from the header before any
+ * pixel is decoded, EXIF orientation applied, fit within MAX_STORED_WIDTH x MAX_STORED_HEIGHT,
+ * WebP at quality 80, metadata dropped (sharp keeps none unless asked); with its placeholder and,
+ * when asked, its renditions, all from one decode.
  */
 export function processImage(stream: Readable, options: ProcessingOptions): Promise<ProcessedImage> {
   // The request may fail (aborted, malformed) while the upload waits for a slot.
@@ -94,30 +99,43 @@ async function reencode(stream: Readable, options: ProcessingOptions): Promise<P
   const header = await image.metadata().catch((error: unknown) => {
     throw decodeFailure(error);
   });
-  if (!header.format || !ACCEPTED_FORMATS.has(header.format)) throw unsupportedImage();
-  if (header.width * header.height > MAX_INPUT_PIXELS) throw tooManyPixels();
+  acceptedShape(header);
   // Decoded once: the stored image, its renditions and its placeholder are all made from these pixels.
-  const { data: pixels, info } = await image
-    .rotate()
-    .resize({ width: MAX_IMAGE_WIDTH, withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-    .catch((error: unknown) => {
-      throw decodeFailure(error);
-    });
-  const decoded = { data: pixels, width: info.width, height: info.height, channels: info.channels };
+  const decoded = await decodeInto(image, { width: MAX_STORED_WIDTH, height: MAX_STORED_HEIGHT, fit: 'inside' });
   // One after another: each encoder holds buffers of its own, and memory per upload stays that of one.
-  const data = await encodeWebp(decoded, WEBP_QUALITY);
-  const renditions = options.renditions ? await encodeRenditions(decoded) : [];
-  const placeholder = await placeholderOf(decoded);
-  return { data, width: info.width, height: info.height, placeholder, renditions };
+  try {
+    const data = await encodeWebp(decoded, WEBP_QUALITY);
+    const renditions = options.renditions ? await encodeRenditions(decoded, renditionWidthsFor(decoded.width)) : [];
+    const placeholder = await placeholderOf(decoded);
+    return { data, width: decoded.width, height: decoded.height, placeholder, renditions };
+  } catch (error) {
+    throw encodingFailure(error);
+  }
 }
 
 /**
- * Decodes an image already stored once, upright (EXIF orientation applied, as browsers show it),
- * to describe it after the fact. Adopted images may be of any size, so the pixel limit holds here too.
+ * Describes an image already stored (a direct upload, or one stored before photos were described)
+ * in an image slot: its shape read from the header and refused as an upload's would be, then only
+ * as many pixels decoded as its outputs need (sharp shrinks JPEG and WebP as it loads them): its
+ * widest rendition when renditions are asked for, else the placeholder's 100x100.
  */
-export async function decodeStoredImage(image: Buffer): Promise<DecodedPixels> {
-  const { data, info } = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS }).rotate().raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels };
+export function describeImage(bytes: Buffer, options: ProcessingOptions): Promise<DescribedImage> {
+  return slots.run(async () => {
+    const header = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+      .metadata()
+      .catch((error: unknown) => {
+        throw decodeFailure(error);
+      });
+    const shape = acceptedShape(header);
+    const widths = options.renditions ? renditionWidthsFor(shape.width) : [];
+    const box: ResizeOptions = widths.length > 0 ? { width: Math.max(...widths) } : { width: PLACEHOLDER_SIZE, height: PLACEHOLDER_SIZE, fit: 'inside' };
+    const pixels = await decodeInto(sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }), box);
+    try {
+      const renditions = await encodeRenditions(pixels, widths);
+      const placeholder = await placeholderOf(pixels);
+      return { width: shape.width, height: shape.height, placeholder, renditions };
+    } catch (error) {
+      throw encodingFailure(error);
+    }
+  });
 }

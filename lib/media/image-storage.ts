@@ -1,8 +1,7 @@
 import type { PhotoRendition } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { DirectUploadCheck, DirectUploadResponse, DirectUploadTicket } from './direct-upload.js';
-import type { ProcessedImage } from './image-processing.js';
-import type { DecodedPixels } from './photo-encoding.js';
+import type { DescribedImage, ProcessedImage } from './image-processing.js';
 import type { PhotoRecord } from './photo-records.js';
 
 /**
@@ -20,8 +19,12 @@ export interface ImageStorage {
    * and what its answers show.
    */
   save(image: ProcessedImage): Promise<PhotoRecord>;
-  /** Makes the renditions of an image stored before they existed, from its decoded pixels (again is harmless). */
-  addRenditions(ref: string, pixels: DecodedPixels): Promise<PhotoRendition[]>;
+  /**
+   * Keeps the renditions of an image stored before they existed, as `save` keeps an upload's: the
+   * encoded copies where this storage keeps files, else those it makes on delivery for an image
+   * this wide (again is harmless).
+   */
+  addRenditions(ref: string, image: Pick<DescribedImage, 'width' | 'renditions'>): Promise<PhotoRendition[]>;
   /** Deletes a stored image and its renditions; a reference this storage does not own is left alone. */
   remove(ref: string): Promise<void>;
   /** Reads a stored image's bytes (for posting it elsewhere). */

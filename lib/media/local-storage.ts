@@ -73,14 +73,11 @@ export function localStorage(): ImageStorage {
       const { width, height, placeholder } = image;
       return { ref: `${PREFIX}${name}`, width, height, placeholder, renditions: renditionRefs(name, image.renditions) };
     },
-    async addRenditions(ref, pixels) {
+    async addRenditions(ref, image) {
       const name = nameOf(ref);
       if (name === undefined) throw new Error(`Not a stored image: ${ref}`);
-      // The image library is loaded only where renditions are made, not by every storage user.
-      const { encodeRenditions } = await import('./photo-encoding.js');
-      const renditions = await encodeRenditions(pixels);
-      await writeAll(renditionFiles(name, renditions), 'w');
-      return renditionRefs(name, renditions);
+      await writeAll(renditionFiles(name, image.renditions), 'w');
+      return renditionRefs(name, image.renditions);
     },
     async remove(ref) {
       const name = nameOf(ref);

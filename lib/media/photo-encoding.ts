@@ -1,9 +1,8 @@
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
-import { renditionWidthsFor } from './photo-renditions.js';
 
 /** ThumbHash encodes an image of at most 100x100 pixels. */
-const PLACEHOLDER_SIZE = 100;
+export const PLACEHOLDER_SIZE = 100;
 const RENDITION_QUALITY = 80;
 
 /** Pixels decoded once, from which every output of one photo is made. */
@@ -33,10 +32,10 @@ export async function placeholderOf(pixels: DecodedPixels): Promise<string> {
   return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
 }
 
-/** WebP copies of the pixels at each rendition width narrower than they are, narrowest first. */
-export async function encodeRenditions(pixels: DecodedPixels): Promise<EncodedRendition[]> {
+/** WebP copies of the pixels at each of `widths` (none wider than the pixels), in that order. */
+export async function encodeRenditions(pixels: DecodedPixels, widths: readonly number[]): Promise<EncodedRendition[]> {
   const renditions: EncodedRendition[] = [];
-  for (const width of renditionWidthsFor(pixels.width)) {
+  for (const width of widths) {
     const { data, info } = await fromPixels(pixels).resize({ width }).webp({ quality: RENDITION_QUALITY }).toBuffer({ resolveWithObject: true });
     renditions.push({ width: info.width, data });
   }

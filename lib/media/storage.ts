@@ -58,14 +58,23 @@ export async function storeImages(images: readonly ProcessedImage[]): Promise<Ph
 }
 
 /**
- * Describes an image already stored, from one decode of its bytes: its size, placeholder and
- * renditions (made now where the storage keeps them as files).
+ * Describes an image already stored: its size, placeholder and renditions (made now where the
+ * storage keeps them as files), from its header and a reduced decode. An image whose shape an
+ * upload would be refused for is refused the same way (400).
  */
 export async function describeStoredImage(storage: ImageStorage, ref: string): Promise<PhotoRecord> {
-  const [{ decodeStoredImage }, { placeholderOf }] = await Promise.all([import('./image-processing.js'), import('./photo-encoding.js')]);
-  const pixels = await decodeStoredImage(await storage.read(ref));
-  const [placeholder, renditions] = await Promise.all([placeholderOf(pixels), storage.addRenditions(ref, pixels)]);
-  return { ref, width: pixels.width, height: pixels.height, placeholder, renditions };
+  const { describeImage } = await import('./image-processing.js');
+  const described = await describeImage(await storage.read(ref), { renditions: storage.keepsRenditionFiles });
+  const renditions = await storage.addRenditions(ref, described);
+  return { ref, width: described.width, height: described.height, placeholder: described.placeholder, renditions };
+}
+
+/** A refusal of the image's own (its shape, its format) names the upload at fault; anything else is the image host's failure. */
+function describeFailure(error: unknown, field: string, upload: DirectUploadResponse, described: number, requested: number): ApiError {
+  if (error instanceof ApiError && error.code === 'UNSUPPORTED_IMAGE') {
+    return ApiError.of('UNSUPPORTED_IMAGE', error.message, [{ field, message: error.message, received: upload.secure_url }]);
+  }
+  return uploadFailed(error, described, requested);
 }
 
 /**
@@ -73,7 +82,8 @@ export async function describeStoredImage(storage: ImageStorage, ref: string): P
  * is not an image the image host received for us fails the whole write with 400, naming each one;
  * one the host cannot deliver for describing fails it with 502. Duplicates are looked for among the
  * checked references, which are canonical: the same upload sent under several URL variants is one
- * image named twice, and refused as such.
+ * image named twice, and refused as such. They are described one after another, each in an image
+ * slot, so a write naming ten large images holds the memory of one.
  */
 export async function acceptDirectUploads(uploads: readonly DirectUploadResponse[], field: string): Promise<PhotoRecord[]> {
   if (uploads.length === 0) return [];
@@ -88,10 +98,15 @@ export async function acceptDirectUploads(uploads: readonly DirectUploadResponse
     refs.indexOf(ref) < index ? [{ field: `${field}[${index}]`, message: 'names an image already named', received: uploads[index]!.secure_url }] : [],
   );
   if (repeats.length > 0) throw ApiError.badRequest(`${field} must not name an image twice`, repeats);
-  const results = await Promise.allSettled(refs.map((ref) => describeStoredImage(storage, ref)));
-  const failure = results.find((result) => result.status === 'rejected');
-  if (failure) throw uploadFailed(failure.reason, results.length - 1, results.length);
-  return results.map((result) => (result as PromiseFulfilledResult<PhotoRecord>).value);
+  const records: PhotoRecord[] = [];
+  for (const [index, ref] of refs.entries()) {
+    try {
+      records.push(await describeStoredImage(storage, ref));
+    } catch (error) {
+      throw describeFailure(error, `${field}[${index}]`, uploads[index]!, records.length, refs.length);
+    }
+  }
+  return records;
 }
 
 /**

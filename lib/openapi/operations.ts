@@ -90,7 +90,7 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     summary: 'Create a listing, with up to 10 images',
     successStatus: 201,
     errors: ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'NOT_CONFIGURED', 'ATTRIBUTES_INVALID', 'UPSTREAM_FAILED'],
-    description: 'An agent\'s listing is their own; an administrator names the agent in `agentId`. Images are resized to at most 1200 px wide and stored as WebP. `attributes` must satisfy the category\'s `schemaRules` (else 422). `imageRefs` (a JSON array of the image host\'s upload responses) adds images uploaded directly with `POST /api/uploads/signature`; files and refs together count against the 10-image limit.',
+    description: 'An agent\'s listing is their own; an administrator names the agent in `agentId`. Images are resized to fit within 1200 x 2400 px and stored as WebP; an image with a side over 12,000 px or sides more than 1:8 apart is 400 `UNSUPPORTED_IMAGE`. `attributes` must satisfy the category\'s `schemaRules` (else 422). `imageRefs` (a JSON array of the image host\'s upload responses) adds images uploaded directly with `POST /api/uploads/signature`; files and refs together count against the 10-image limit.',
   },
   'GET /api/listings/:id': { summary: 'One listing' },
   'PATCH /api/listings/:id': {
@@ -102,7 +102,7 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'POST /api/uploads/signature': {
     summary: 'Sign direct uploads of images to the image host',
     errors: ['NOT_CONFIGURED', 'RATE_LIMITED'],
-    description: 'Returns the upload URL and the signed form `fields` to send with one `file` (multipart POST to `uploadUrl`) until `expiresAt`: a ticket makes one image, under its `publicId` (sending again replaces it), so ask for one ticket per photo (at most 60 an hour, 429 beyond). The image host stores the photo at most 1200 px wide as WebP in the service\'s folder; name the upload responses in a listing\'s `imageRefs`. An image no listing takes within a day is removed. 409 when images are kept on local disk.',
+    description: 'Returns the upload URL and the signed form `fields` to send with one `file` (multipart POST to `uploadUrl`) until `expiresAt`: a ticket makes one image, under its `publicId` (sending again replaces it), so ask for one ticket per photo (at most 60 an hour, 429 beyond). The image host stores the photo within 1200 x 2400 px as WebP in the service\'s folder; name the upload responses in a listing\'s `imageRefs`. An image no listing takes within a day is removed. 409 when images are kept on local disk.',
   },
 
   'GET /api/public/listings': {

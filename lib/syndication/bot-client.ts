@@ -13,12 +13,21 @@ export interface BotClient {
   call<T>(method: string, run: (api: Api) => Promise<T>): Promise<T>;
 }
 
-function describeNetworkFailure(error: HttpError, method: string, timeoutMs: number): string {
+/** Failures that happen before a request is written: the Bot API never saw it. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Calls that add messages to a chat: the ones that, repeated, post twice. */
+const SENDING_METHODS = new Set(['sendMessage', 'sendPhoto', 'sendMediaGroup']);
+
+/** A call that got no answer: why, and whether the Bot API may have received it. */
+function networkFailure(error: HttpError, method: string, timeoutMs: number): { text: string; mayHaveArrived: boolean } {
   const cause = error.error as { message?: unknown; code?: unknown } | undefined;
   const text = typeof cause?.message === 'string' ? cause.message : '';
-  if (/timed out|aborted/i.test(text)) return `Bot API ${method} timed out after ${timeoutMs / 1000} s`;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  return `Bot API ${method} could not be reached${code ? ` (${code})` : ''}`;
+  if (code !== undefined && NEVER_SENT.has(code)) return { text: `Bot API ${method} could not be reached (${code})`, mayHaveArrived: false };
+  // A timeout or a connection cut: the request may have been written, and taken, before the answer was lost.
+  if (/timed out|aborted/i.test(text)) return { text: `Bot API ${method} timed out after ${timeoutMs / 1000} s`, mayHaveArrived: true };
+  return { text: `Bot API ${method} got no answer${code ? ` (${code})` : ''}`, mayHaveArrived: true };
 }
 
 /**
@@ -44,16 +53,17 @@ export function botClient(token: string): BotClient {
       return await run(api);
     } catch (error) {
       if (error instanceof GrammyError) {
-        const healable = error.error_code === 429 || error.error_code >= 500;
-        throw new ChannelError(
-          withoutToken(`Bot API ${method} failed (${error.error_code}): ${error.description}`, token),
-          error.error_code,
-          error.description,
-          healable,
-          error.parameters.retry_after,
-        );
+        throw new ChannelError(withoutToken(`Bot API ${method} failed (${error.error_code}): ${error.description}`, token), {
+          code: error.error_code,
+          description: error.description,
+          healable: error.error_code === 429 || error.error_code >= 500,
+          retryAfterSeconds: error.parameters.retry_after,
+        });
       }
-      if (error instanceof HttpError) throw new ChannelError(withoutToken(describeNetworkFailure(error, method, messengerTimeoutMs), token), undefined, undefined, true);
+      if (error instanceof HttpError) {
+        const { text, mayHaveArrived } = networkFailure(error, method, messengerTimeoutMs);
+        throw new ChannelError(withoutToken(text, token), { healable: true, mayHaveSent: mayHaveArrived && SENDING_METHODS.has(method) });
+      }
       if (error instanceof ChannelError) throw error;
       const text = error instanceof Error ? error.message : String(error);
       throw new ChannelError(withoutToken(`Bot API ${method} failed: ${text}`, token));

@@ -1,24 +1,43 @@
+/** What is known of a failed exchange with the Bot API, besides its message. */
+export interface ChannelFailure {
+  /** The Bot API's `error_code` when it answered with an error. */
+  code?: number;
+  /** The Bot API's `description` when it answered with an error. */
+  description?: string;
+  /**
+   * Whether trying again later can succeed: a rate limit (429), a Bot API fault (5xx), or the
+   * Bot API out of reach. A removed bot, a missing chat or a bad token will not heal.
+   */
+  healable?: boolean;
+  /** With a 429: how long the Bot API asked to wait, in seconds. */
+  retryAfterSeconds?: number;
+  /**
+   * A sending call whose outcome is unknown: the request went out and no answer came (a timeout, a
+   * connection cut), so the Bot API may have posted it. The Bot API has no idempotency key, so
+   * sending it again may post it twice.
+   */
+  mayHaveSent?: boolean;
+}
+
 /**
  * A failed exchange with the Bot API, or a post that could not be prepared. Its message is safe to
  * store and show: it never holds the bot token.
  */
 export class ChannelError extends Error {
-  constructor(
-    message: string,
-    /** The Bot API's `error_code` when it answered with an error. */
-    readonly code?: number,
-    /** The Bot API's `description` when it answered with an error. */
-    readonly description?: string,
-    /**
-     * Whether trying again later can succeed: a rate limit (429), a Bot API fault (5xx), or the
-     * Bot API out of reach. A removed bot, a missing chat or a bad token will not heal.
-     */
-    readonly healable = false,
-    /** With a 429: how long the Bot API asked to wait, in seconds. */
-    readonly retryAfterSeconds?: number,
-  ) {
+  readonly code?: number;
+  readonly description?: string;
+  readonly healable: boolean;
+  readonly retryAfterSeconds?: number;
+  readonly mayHaveSent: boolean;
+
+  constructor(message: string, failure: ChannelFailure = {}) {
     super(message);
     this.name = 'ChannelError';
+    this.code = failure.code;
+    this.description = failure.description;
+    this.healable = failure.healable ?? false;
+    this.retryAfterSeconds = failure.retryAfterSeconds;
+    this.mayHaveSent = failure.mayHaveSent ?? false;
   }
 }
 
@@ -34,7 +53,7 @@ export class PartialPostError extends ChannelError {
     /** The failure of the part that did not go out. */
     readonly failure: ChannelError | undefined,
   ) {
-    super(message, failure?.code, failure?.description, failure?.healable ?? false, failure?.retryAfterSeconds);
+    super(message, failure ?? {});
     this.name = 'PartialPostError';
   }
 }
@@ -44,8 +63,15 @@ export function withoutToken(text: string, token: string): string {
   return token ? text.split(token).join('<token>') : text;
 }
 
-/** The message stored in a failed log entry. */
+/**
+ * The message stored in a failed log entry. A send whose outcome is unknown says so, and that it
+ * waits for a person: only someone who can look at the channel knows whether to send it again.
+ */
 export function failureMessage(error: unknown, token: string): string {
   const text = error instanceof ChannelError ? error.message : `Posting failed: ${error instanceof Error ? error.message : String(error)}`;
-  return withoutToken(text, token);
+  const told =
+    error instanceof ChannelError && error.mayHaveSent
+      ? `Outcome unknown: ${text}. The post may be on the channel, so it is not sent again on its own: check the channel, and retry this entry if the post is missing`
+      : text;
+  return withoutToken(told, token);
 }

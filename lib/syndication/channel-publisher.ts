@@ -72,7 +72,9 @@ async function publish(client: BotClient, channelId: string, content: PostConten
   } catch (error) {
     // The album is on the channel: it is kept, and a retry sends only the buttons.
     const reason = error instanceof Error ? error.message : String(error);
-    throw new PartialPostError(`The album was posted, but its buttons message was not: ${reason}`, ids, error instanceof ChannelError ? error : undefined);
+    const failure = error instanceof ChannelError ? error : undefined;
+    const buttons = failure?.mayHaveSent ? 'and its buttons message may have been too' : 'but its buttons message was not';
+    throw new PartialPostError(`The album was posted, ${buttons}: ${reason}`, ids, failure);
   }
 }
 

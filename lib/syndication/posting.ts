@@ -36,9 +36,13 @@ const POST_GONE = /message to edit not found|MESSAGE_ID_INVALID/i;
 const MAX_ATTEMPTS = 5;
 const RETRY_DELAYS_SECONDS = [60, 5 * 60, 15 * 60, 60 * 60];
 
-/** When a failed attempt may run again: never for a failure that cannot heal, or after the last attempt. */
+/**
+ * When a failed attempt may run again: never for a failure that cannot heal, after the last attempt,
+ * or for a send whose outcome is unknown (only a person who sees the channel can tell whether
+ * sending it again would post it twice).
+ */
 function nextRetryAt(error: unknown, attempt: number): Date | null {
-  if (!(error instanceof ChannelError) || !error.healable || attempt >= MAX_ATTEMPTS) return null;
+  if (!(error instanceof ChannelError) || !error.healable || error.mayHaveSent || attempt >= MAX_ATTEMPTS) return null;
   const seconds = Math.max(RETRY_DELAYS_SECONDS[attempt - 1]!, error.retryAfterSeconds ?? 0);
   return new Date(Date.now() + seconds * 1000);
 }

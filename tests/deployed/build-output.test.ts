@@ -159,11 +159,13 @@ describe('HTTP: every documented operation answers alike from both', () => {
     expect(differences).toEqual([]);
   });
 
-  it('answers every unknown path, inside /api or not, with the 404 envelope, and / with the service', async () => {
+  it('answers every unknown path, inside /api or not and a preflight too, with the 404 envelope, and / with the service', async () => {
     for (const pathname of ['/nope', '/a/b/c', '/favicon.ico', '/api/nope', '/api/a/b/c', '/api/listings/x/y']) {
-      const response = await deployed.get(pathname);
-      expect(response.status, pathname).toBe(404);
-      expect(response.body, pathname).toEqual({ success: false, code: 'NOT_FOUND', error: 'Route not found' });
+      const preflight = { headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } };
+      for (const response of [await deployed.get(pathname), await deployed.send('OPTIONS', pathname, preflight)]) {
+        expect(response.status, pathname).toBe(404);
+        expect(response.body, pathname).toEqual({ success: false, code: 'NOT_FOUND', error: 'Route not found' });
+      }
     }
     const root = await deployed.get('/');
     expect(root.status).toBe(200);

@@ -79,8 +79,13 @@ export function answerContract(document: OpenApiNode): AnswerContract {
       const method = answer.method.toUpperCase();
       const pathname = new URL(answer.path, 'http://localhost').pathname;
       const where = `${method} ${pathname} answered ${answer.status}`;
-      if (method === 'OPTIONS') return answer.status === 204 ? undefined : `${where}: a preflight answers 204`;
       const mediaType = mediaTypeOf(answer.contentType);
+      if (method === 'OPTIONS') {
+        // A preflight on a path the service serves; a path it does not serve is the JSON 404 whatever the method.
+        if (answer.status === 204) return undefined;
+        if (answer.status === 404 && mediaType === 'application/json') return bodyMismatch(pointerOf('components', 'schemas', 'Error'), answer, where);
+        return `${where}: a preflight answers 204, and an unknown path the JSON 404`;
+      }
       const template = paths.find((candidate) => candidate.pattern.test(pathname))?.template;
       const operation = template === undefined ? undefined : document.paths[template][method === 'HEAD' ? 'get' : method.toLowerCase()];
       if (!operation) {

@@ -1,10 +1,10 @@
 import { settleDeferredWork } from '../../lib/http/deferred-work.js';
 
-/** The service's JSON log lines written to stdout while `run` (and the work it deferred) ran. */
-export async function captureLog(run: () => Promise<void>): Promise<Array<Record<string, unknown>>> {
+/** The service's JSON log lines at `level` and above written to stdout while `run` (and the work it deferred) ran. */
+export async function captureLog(run: () => Promise<void>, level: 'debug' | 'info' = 'info'): Promise<Array<Record<string, unknown>>> {
   const lines: string[] = [];
   const write = process.stdout.write;
-  process.env.LOG_LEVEL = 'info';
+  process.env.LOG_LEVEL = level;
   process.stdout.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0) as typeof process.stdout.write;
   try {
     await run();

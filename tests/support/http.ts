@@ -16,6 +16,19 @@ export interface RequestOptions {
   raw?: string | Uint8Array;
 }
 
+/** Requests a client may send again when they fail before any answer: they change nothing. */
+const IDEMPOTENT = new Set(['GET', 'HEAD']);
+
+/**
+ * A connection that failed under a request before any answer came: the server closed it, idle,
+ * just as the request was written on it (a test that keeps the event loop busy for minutes, as a
+ * bulk seed does, can let a kept-alive connection outlive the server's idle wait).
+ */
+function connectionReset(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
+}
+
 /**
  * A small HTTP client for the server under test; every response body is parsed when it is JSON,
  * and every answer is checked against the OpenAPI document the server serves (a mismatch throws).
@@ -36,7 +49,12 @@ export function apiClient(baseUrl: string | (() => string), onResponse?: (respon
     } else if (options.raw !== undefined) {
       body = options.raw as RequestInit['body'];
     }
-    const response = await fetch(`${base()}${path}`, { method, headers, body });
+    const request = () => fetch(`${base()}${path}`, { method, headers, body });
+    // As browsers do, an idempotent request whose connection was reset before any answer is sent once more, on another connection.
+    const response = await request().catch((error: unknown) => {
+      if (!IDEMPOTENT.has(method.toUpperCase()) || !connectionReset(error)) throw error;
+      return request();
+    });
     const text = await response.text();
     let parsed: unknown = text;
     if (response.headers.get('content-type')?.includes('application/json') && text) parsed = JSON.parse(text);

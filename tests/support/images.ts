@@ -78,21 +78,32 @@ function pngChunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * A decompression bomb: a PNG of a few hundred bytes whose header declares 30000x30000 pixels
- * (900 megapixels, about 2.7 GB decoded).
+ * A PNG of a few hundred bytes whose header declares `width` x `height` pixels, with only its first
+ * row of data: what a service that decodes before it checks the declared size pays for in full.
  */
-export function decompressionBomb(): Buffer {
+export function pngDeclaring(width: number, height: number): Buffer {
   const header = Buffer.alloc(13);
-  header.writeUInt32BE(30_000, 0);
-  header.writeUInt32BE(30_000, 4);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
   header.set([8, 2, 0, 0, 0], 8);
-  const firstRows = zlib.deflateSync(Buffer.alloc(30_000 * 3 + 1));
+  const firstRow = zlib.deflateSync(Buffer.alloc(width * 3 + 1));
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk('IHDR', header),
-    pngChunk('IDAT', firstRows),
+    pngChunk('IDAT', firstRow),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** A decompression bomb: a PNG declaring 30000x30000 pixels (900 megapixels, about 2.7 GB decoded). */
+export function decompressionBomb(): Buffer {
+  return pngDeclaring(30_000, 30_000);
+}
+
+/** A real image of one colour, in `format`, optionally carrying an EXIF orientation (1-8). */
+export function plainImage(width: number, height: number, format: 'png' | 'jpeg' | 'webp', orientation?: number): Promise<Buffer> {
+  const image = sharp({ create: { width, height, channels: 3, background: '#3a6ea5' } }).toFormat(format);
+  return (orientation ? image.withMetadata({ orientation }) : image).toBuffer();
 }
 
 export async function imageInfo(bytes: Buffer) {

@@ -281,6 +281,11 @@ export async function startLoopbackBotApi(options: LoopbackBotApiOptions): Promi
     };
     handle().catch((error: unknown) => reply(500, { ok: false, error_code: 500, description: `Internal Server Error: ${String(error)}` }));
   });
+  // The bot client keeps its connections open. With Node's default 5 s idle wait, this server would
+  // close one just as a call made after a 5 s wait (a 429's retry_after) is written on it: a reset
+  // the real Bot API, which keeps idle connections far longer, does not cause.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 

@@ -11,7 +11,7 @@ import sharp from 'sharp';
  * `<prefix>/<cloud>/image/upload/v1/<public id>.webp`, also through a `c_limit,w_<n>` delivery
  * transformation (`<prefix>/<cloud>/image/upload/c_limit,f_auto,q_auto,w_320/v1/<public id>.webp`). It checks every signature with the API secret,
  * signs its upload responses as the real host does, and applies a signed upload's `folder`, incoming
- * `transformation` (`c_limit,q_<n>,w_<n>`) and `format`, as a browser's direct upload relies on.
+ * `transformation` (`c_limit,h_<n>,q_<n>,w_<n>`) and `format`, as a browser's direct upload relies on.
  */
 export interface LoopbackImageHost {
   baseUrl: string;
@@ -77,7 +77,7 @@ async function incomingImage(file: Buffer, params: Record<string, string>): Prom
   try {
     return await sharp(file)
       .rotate()
-      .resize({ width: steps.w ? Number(steps.w) : undefined, withoutEnlargement: true })
+      .resize({ width: steps.w ? Number(steps.w) : undefined, height: steps.h ? Number(steps.h) : undefined, fit: 'inside', withoutEnlargement: true })
       .webp({ quality: steps.q ? Number(steps.q) : 80 })
       .toBuffer();
   } catch {
