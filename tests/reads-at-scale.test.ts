@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { config } from '../lib/config.js';
+import { connect, type Database } from '../lib/db/client.js';
 import { COUNTED_LISTINGS, MERGED_POSTINGS, WALK_WINDOW } from '../lib/listings/read-tuning.js';
 import { correctSearch } from '../lib/search/word-corrections.js';
 import { findPublicListings } from '../lib/storefront/list-reads.js';
@@ -10,6 +12,7 @@ import { insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding
 import { catalogueBrowseCeilings, CEILING_PERCENTILES } from '../lib/seeding/catalogue-prices.js';
 import { shopperQueries } from '../lib/seeding/shopper-queries.js';
 import { buildListing } from './support/catalog-factories.js';
+import { testPostgresUrl } from './support/databases.js';
 import { buildAgent } from './support/factories.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
@@ -23,10 +26,7 @@ import { useTestServer } from './support/test-server.js';
  */
 const LISTINGS = 20_000;
 
-// The store is seeded through the server's connection, whose statements are otherwise bounded as
-// requests are: rebuilding the text index over 20,000 descriptions outlasts that bound on a busy
-// machine, so this file's server allows the longest statement the setting accepts.
-const server = useTestServer({ DATABASE_STATEMENT_TIMEOUT_MS: '60000' });
+const server = useTestServer();
 const api = server.api;
 const shop = useShop(server);
 let phonesId: string;
@@ -36,10 +36,25 @@ async function rows<T>(query: SQL): Promise<T[]> {
   return ((await server.db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
+/**
+ * Runs a bulk load as `npm run seed` does: on PostgreSQL through a maintenance connection, whose
+ * statements (the index rebuilds) are not bounded as requests' are; on the embedded database
+ * through the server's own, the one this process may open.
+ */
+async function asMaintenance(load: (db: Database) => Promise<void>): Promise<void> {
+  if (!testPostgresUrl) return load(server.db);
+  const maintenance = await connect(config(), undefined, 'maintenance');
+  try {
+    await load(maintenance.db);
+  } finally {
+    await maintenance.close();
+  }
+}
+
 beforeAll(async () => {
   const third = await buildAgent(server.db);
-  await withDerivedDataDeferred(server.db, () =>
-    insertGeneratedListings(server.db, { total: LISTINGS, seed: 7, agentIds: [shop.agent.id, shop.otherAgent.id, third.id] }),
+  await asMaintenance((db) =>
+    withDerivedDataDeferred(db, () => insertGeneratedListings(db, { total: LISTINGS, seed: 7, agentIds: [shop.agent.id, shop.otherAgent.id, third.id] })),
   );
   await server.db.execute(sql`analyze listings`);
   const [phones, laptops] = await rows<{ id: string }>(sql`select id from categories where name in ('PHONES', 'LAPTOPS') order by name desc`);
