@@ -159,41 +159,96 @@ describe('slow steps say what they are doing', () => {
   });
 });
 
+/** Waits until the server's output holds `text`, or it ends, or a long while passes on a busy machine. */
+async function printed(server: ReturnType<typeof startCommand>, text: string): Promise<string[]> {
+  for (let waited = 0; !server.outcome.stdout.includes(text) && server.child.exitCode === null && waited < 100_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return lines(server.outcome.stdout);
+}
+
+function describedDatabase(env: Record<string, string>): string {
+  return env.DATABASE_URL && env.DATABASE_DRIVER !== 'pglite'
+    ? `PostgreSQL at ${new URL(env.DATABASE_URL).host}${new URL(env.DATABASE_URL).pathname}`
+    : `embedded PostgreSQL in ${env.DATA_DIR}`;
+}
+
+async function stop(server: ReturnType<typeof startCommand>): Promise<void> {
+  server.child.kill('SIGTERM');
+  expect((await server.ended).code).toBe(0);
+}
+
 describe('npm start', () => {
-  it('prints the address, the reference page, the database and, with no administrator yet, how to make one', { timeout: 120_000 }, async () => {
-    const env = await migratedDatabase();
-    const server = startCommand('scripts/serve.ts', [], { ...env, PORT: '0', LOG_LEVEL: 'silent' });
+  it('prints the address, the reference page, the database and, with no administrator yet, a one-time link that makes the first one', { timeout: 180_000 }, async () => {
+    const env = { ...(await migratedDatabase()), PORT: '0', LOG_LEVEL: 'silent' };
+    const server = startCommand('scripts/serve.ts', [], env);
     cleanups.push(() => void server.child.kill('SIGTERM'));
-    for (let waited = 0; !server.outcome.stdout.includes('start again.') && server.child.exitCode === null && waited < 100_000; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const printed = lines(server.outcome.stdout);
-    const url = /^Marketplace Listing API on (http:\/\/localhost:\d+)$/.exec(printed[0] ?? '')?.[1];
+    const output = await printed(server, 'npm run create-admin');
+    const url = /^Marketplace Listing API on (http:\/\/localhost:\d+)$/.exec(output[0] ?? '')?.[1];
     expect(url, server.outcome.stdout + server.outcome.stderr).toBeDefined();
-    const database = env.DATABASE_URL ? `PostgreSQL at ${new URL(env.DATABASE_URL).host}${new URL(env.DATABASE_URL).pathname}` : `embedded PostgreSQL in ${env.DATA_DIR}`;
-    expect(printed).toEqual([
+    expect(output).toEqual([
       `Marketplace Listing API on ${url}`,
       `  API reference: ${url}/api/docs`,
-      `  Database:      ${database}`,
+      `  Database:      ${describedDatabase(env)}`,
+      '  No administrator yet. Make the first one in a browser (the link works once, for an hour):',
+      expect.stringMatching(new RegExp(`^    ${url}/setup\\?token=[A-Za-z0-9_-]{43}$`)),
+      "  or stop the server and run: npm run create-admin -- --email you@example.com --password 'a-long-password'",
+    ]);
+    const link = output[4]!.trim();
+    expect((await fetch(link)).status).toBe(200);
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ email: 'first@example.com', name: 'First', password: 'first-password' })) form.append(name, value);
+    expect((await fetch(link, { method: 'POST', body: form })).status).toBe(201);
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'first@example.com', password: 'first-password' }),
+    });
+    expect(login.status).toBe(200);
+    expect(((await login.json()) as { data: { user: { role: string } } }).data.user.role).toBe('SUPER_ADMIN');
+    expect((await fetch(link)).status).toBe(404);
+    await stop(server);
+
+    const again = startCommand('scripts/serve.ts', [], env);
+    cleanups.push(() => void again.child.kill('SIGTERM'));
+    expect(await printed(again, 'Database:')).toEqual([expect.stringMatching(/^Marketplace Listing API on /), expect.any(String), `  Database:      ${describedDatabase(env)}`]);
+    await stop(again);
+  });
+
+  it('prints no link on the platform (VERCEL=1): the command and the settings that make an administrator there', { timeout: 120_000 }, async () => {
+    const database = await migratedDatabase();
+    // The embedded database stands in for the deployment's, which a test run may not have.
+    const standIn = database.DATABASE_URL ? {} : { DATABASE_URL: 'postgres://deployment.invalid/shop', DATABASE_DRIVER: 'pglite' };
+    const env = {
+      ...database,
+      ...standIn,
+      VERCEL: '1',
+      JWT_SECRET: 'a-deployment-secret-of-at-least-32-bytes',
+      CRON_SECRET: 'a-cron-secret',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+    };
+    const server = startCommand('scripts/serve.ts', [], env);
+    cleanups.push(() => void server.child.kill('SIGTERM'));
+    const output = await printed(server, 'start again.');
+    expect(output.slice(2), server.outcome.stderr).toEqual([
+      `  Database:      ${describedDatabase(env)}`,
       '  No administrator yet. Stop the server (Ctrl+C) and make one:',
       "    npm run create-admin -- --email you@example.com --password 'a-long-password'",
       '  or set ADMIN_EMAIL and ADMIN_PASSWORD in .env and start again.',
     ]);
-    expect((await fetch(`${url}/api/docs`)).status).toBe(200);
-    server.child.kill('SIGTERM');
-    expect((await server.ended).code).toBe(0);
+    expect(server.outcome.stdout).not.toContain('/setup');
+    await stop(server);
   });
 
   it('leaves out the administrator hint once one exists', { timeout: 120_000 }, async () => {
     const env = await migratedDatabase();
     const server = startCommand('scripts/serve.ts', [], { ...env, PORT: '0', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'boot@example.com', ADMIN_PASSWORD: 'long-enough-password' });
     cleanups.push(() => void server.child.kill('SIGTERM'));
-    for (let waited = 0; !server.outcome.stdout.includes('Database:') && server.child.exitCode === null && waited < 100_000; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await printed(server, 'Database:');
     expect(server.outcome.stdout).toContain('  API reference: http://localhost:');
     expect(server.outcome.stdout).not.toContain('No administrator yet');
-    server.child.kill('SIGTERM');
-    expect((await server.ended).code).toBe(0);
+    expect(server.outcome.stdout).not.toContain('/setup');
+    await stop(server);
   });
 });
