@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SETTINGS as SERVICE_SETTINGS } from '../lib/config.js';
 import { lockDataDir } from '../lib/db/embedded.js';
 import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './support/databases.js';
 import { prepareTestDatabase } from './support/test-server.js';
@@ -120,6 +121,36 @@ describe('.env in the folder a command runs from', () => {
     const environmentWins = await runCommand('scripts/sweep.ts', [], { DATA_DIR: fromEnvironment }, project);
     expect(environmentWins.code).toBe(1);
     expect(environmentWins.stderr).toContain(`The embedded database in ${fromEnvironment} is in use`);
+  });
+});
+
+describe('a misspelt .env key', () => {
+  it('is named at start with the setting it resembles; other keys, and settings spelt right, pass in silence', { timeout: 120_000 }, async () => {
+    const project = tempDir('typos');
+    const dataDir = lockedFolder('typos-data');
+    fs.writeFileSync(
+      path.join(project, '.env'),
+      [`DATA_DIR=${dataDir}`, 'DATABSE_URL=postgres://127.0.0.1:5432/shop', 'jwt_secret=lower-case', 'LOG_LEVL=silent', 'PORTT=5001', 'HOST=0.0.0.0', 'MY_OWN_THING=1', 'LOG_LEVEL=silent'].join('\n'),
+    );
+    const result = await runCommand('scripts/sweep.ts', [], {}, project);
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([
+      '.env: DATABSE_URL: did you mean DATABASE_URL? (nothing reads DATABSE_URL)',
+      '.env: LOG_LEVL: did you mean LOG_LEVEL? (nothing reads LOG_LEVL)',
+      '.env: PORTT: did you mean PORT? (nothing reads PORTT)',
+      '.env: jwt_secret: did you mean JWT_SECRET? (nothing reads jwt_secret)',
+      `The embedded database in ${dataDir} is in use by process ${process.pid}. Stop that process first, or set DATA_DIR to another folder.`,
+    ]);
+  });
+
+  it('is told apart from every variable the service reads: the code and .env.example name only known settings', () => {
+    const sources = ['lib', 'api', 'scripts'].flatMap((folder) =>
+      fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => fs.readFileSync(path.join(folder, file), 'utf8')),
+    );
+    const read = new Set(sources.flatMap((source) => [...source.matchAll(/\benv(?:\.|\[')([A-Z][A-Z0-9_]+)/g)].map((match) => match[1]!)));
+    const documented = [...fs.readFileSync('.env.example', 'utf8').matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]!);
+    expect(read.size).toBeGreaterThan(30);
+    expect([...read, ...documented].filter((name) => !SERVICE_SETTINGS.includes(name))).toEqual([]);
   });
 });
 
