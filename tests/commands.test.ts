@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SETTINGS as SERVICE_SETTINGS } from '../lib/config.js';
 import { lockDataDir } from '../lib/db/embedded.js';
 import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './support/databases.js';
+import { startMissingDatabaseServer } from './support/missing-database-server.js';
 import { prepareTestDatabase } from './support/test-server.js';
 
 interface Outcome {
@@ -105,6 +106,30 @@ describe('a failure is one line that says what to do', () => {
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toEqual([
       'Refusing to start: JWT_SECRET must be set to at least 32 bytes in production (set it in .env or the environment).',
+    ]);
+  });
+});
+
+describe('a database that does not exist on its server', () => {
+  /** A server that lacks the database: the loopback one, and this run's PostgreSQL when it has one. */
+  const servers = [
+    { label: 'a server', url: async () => `postgres://postgres@127.0.0.1:${await missingDatabaseServer()}/shop_preview` },
+    ...(testPostgresUrl ? [{ label: "this run's PostgreSQL", url: async () => withDatabase(testPostgresUrl, uniqueName(`${DATABASE_PREFIX}absent_`)) }] : []),
+  ];
+
+  async function missingDatabaseServer(): Promise<number> {
+    const server = await startMissingDatabaseServer();
+    cleanups.push(server.close);
+    return server.port;
+  }
+
+  it.each(servers)('on $label: db:migrate exits non-zero with one line naming DATABASE_URL and the createdb line that makes it', { timeout: 120_000 }, async ({ url }) => {
+    const databaseUrl = new URL(await url());
+    const name = databaseUrl.pathname.slice(1);
+    const result = await runCommand('scripts/migrate.ts', [], { DATABASE_URL: databaseUrl.toString(), LOG_LEVEL: 'silent' });
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([
+      `The database "${name}" that DATABASE_URL names does not exist on its server: create it (createdb -h ${databaseUrl.hostname} -p ${databaseUrl.port} -U postgres ${name}), or fix DATABASE_URL.`,
     ]);
   });
 });
