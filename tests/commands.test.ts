@@ -114,7 +114,7 @@ describe('a database that does not exist on its server', () => {
   /** A server that lacks the database: the loopback one, and this run's PostgreSQL when it has one. */
   const servers = [
     { label: 'a server', url: async () => `postgres://postgres@127.0.0.1:${await missingDatabaseServer()}/shop_preview` },
-    ...(testPostgresUrl ? [{ label: "this run's PostgreSQL", url: async () => withDatabase(testPostgresUrl, uniqueName(`${DATABASE_PREFIX}absent_`)) }] : []),
+    ...(testPostgresUrl ? [{ label: "this run's PostgreSQL", url: async () => withDatabase(testPostgresUrl!, uniqueName(`${DATABASE_PREFIX}absent_`)) }] : []),
   ];
 
   async function missingDatabaseServer(): Promise<number> {
@@ -274,8 +274,8 @@ describe('npm start', () => {
   it('prints no link on the platform (VERCEL=1): the command and the settings that make an administrator there', { timeout: 120_000 }, async () => {
     const database = await migratedDatabase();
     // The embedded database stands in for the deployment's, which a test run may not have.
-    const standIn = database.DATABASE_URL ? {} : { DATABASE_URL: 'postgres://deployment.invalid/shop', DATABASE_DRIVER: 'pglite' };
-    const env = {
+    const standIn: Record<string, string> = database.DATABASE_URL ? {} : { DATABASE_URL: 'postgres://deployment.invalid/shop', DATABASE_DRIVER: 'pglite' };
+    const env: Record<string, string> = {
       ...database,
       ...standIn,
       VERCEL: '1',

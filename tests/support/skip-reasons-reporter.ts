@@ -11,7 +11,9 @@ export default class SkipReasonsReporter implements Reporter {
     const skipped = testModules.flatMap((module) =>
       [...module.children.allTests('skipped')].filter((test) => test.options.mode === 'run').map((test) => {
         const file = path.relative(process.cwd(), module.moduleId);
-        return `   ${file} > ${test.fullName}: ${test.result().note ?? 'no reason given'}`;
+        const result = test.result();
+        const note = result.state === 'skipped' ? result.note : undefined;
+        return `   ${file} > ${test.fullName}: ${note ?? 'no reason given'}`;
       }),
     );
     if (skipped.length === 0) return;
