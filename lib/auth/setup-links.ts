@@ -46,12 +46,17 @@ export async function setupLinkIsLive(db: Database, token: unknown): Promise<boo
 
 /**
  * Uses the link inside the transaction that makes the administrator: every link is taken at once,
- * so a second request, with this token or another, waits for this one and then finds none. True
- * when `token` was live and no administrator exists yet; the caller's rollback gives the links back.
+ * and links another request holds are passed over, so a second request, with this token or
+ * another, finds none at once instead of waiting. True when `token` was live and no administrator
+ * exists yet; the caller's rollback gives the links back.
  */
 export async function takeSetupLink(tx: Executor, token: string): Promise<boolean> {
   if (!TOKEN_SHAPE.test(token)) return false;
-  const taken = await tx.delete(setupLinks).returning({ tokenHash: setupLinks.tokenHash, live: sql<boolean>`${setupLinks.expiresAt} > now()` });
+  const unclaimed = sql`select ${setupLinks.tokenHash} from ${setupLinks} for update skip locked`;
+  const taken = await tx
+    .delete(setupLinks)
+    .where(sql`${setupLinks.tokenHash} in (${unclaimed})`)
+    .returning({ tokenHash: setupLinks.tokenHash, live: sql<boolean>`${setupLinks.expiresAt} > now()` });
   if (!taken.some((link) => link.live && link.tokenHash === tokenHash(token))) return false;
   const { rows } = (await tx.execute(sql`select ${noAdministrator} as none`)) as unknown as { rows: Array<{ none: boolean }> };
   return rows[0]?.none === true;
