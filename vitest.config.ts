@@ -11,5 +11,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: more workers only contend for them.
     maxWorkers: 2,
+    // The summary says why each skipped test was skipped.
+    reporters: ['default', './tests/support/skip-reasons-reporter.ts'],
   },
 });

@@ -51,6 +51,64 @@ export interface Config {
   auditRetentionDays: number;
 }
 
+/**
+ * Every environment variable the service reads: its own settings, the platform's, and those its
+ * libraries read for it (PostgreSQL's `PG*` defaults, the mail SDK's base URL). A `.env` key close
+ * to one of these but not one of them is a typo, and is named at start (lib/cli/project-env.ts).
+ */
+export const SETTINGS: readonly string[] = [
+  'PORT',
+  'NODE_ENV',
+  'VERCEL',
+  'VERCEL_ENV',
+  'TRUST_PROXY',
+  'DATABASE_URL',
+  'DATABASE_URL_UNPOOLED',
+  'DATABASE_DRIVER',
+  'NEON_WS_PROXY',
+  'DATA_DIR',
+  'DATABASE_CONNECT_TIMEOUT_MS',
+  'DATABASE_STATEMENT_TIMEOUT_MS',
+  'ANSWER_CACHE_MS',
+  'MIGRATE_PREVIEWS',
+  'JWT_SECRET',
+  'JWT_EXPIRES_IN',
+  'BCRYPT_ROUNDS',
+  'ADMIN_EMAIL',
+  'ADMIN_PASSWORD',
+  'ADMIN_NAME',
+  'ADMIN_PHONE',
+  'ALLOWED_ORIGINS',
+  'API_BASE_URL',
+  'STOREFRONT_URL',
+  'UPLOAD_DIR',
+  'STORAGE_PROVIDER',
+  'CLOUDINARY_URL',
+  'CLOUDINARY_CLOUD_NAME',
+  'CLOUDINARY_API_KEY',
+  'CLOUDINARY_API_SECRET',
+  'IMAGE_HOST_FOLDER',
+  'MESSENGER_API_ROOT',
+  'MESSENGER_BOT_TOKEN',
+  'MESSENGER_CHANNEL_ID',
+  'MESSENGER_WEBHOOK_SECRET',
+  'MESSENGER_TIMEOUT_MS',
+  'RESEND_API_KEY',
+  'RESEND_BASE_URL',
+  'MAIL_FROM',
+  'CRON_SECRET',
+  'LEGACY_CLIENT_FIELDS',
+  'AUDIT_RETENTION_DAYS',
+  'LOG_LEVEL',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'PGHOST',
+  'PGPORT',
+  'PGUSER',
+  'PGPASSWORD',
+  'PGDATABASE',
+  'PGSSLMODE',
+];
+
 const LOCAL_ORIGINS = [3000, 3001, 5173, 4173, 8080].flatMap((port) => [
   `http://localhost:${port}`,
   `http://127.0.0.1:${port}`,

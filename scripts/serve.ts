@@ -3,6 +3,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { administratorExists, ensureConfiguredAdmin } from '../lib/auth/bootstrap-admin.js';
+import { issueSetupLink } from '../lib/auth/setup-links.js';
 import { describeDatabase, prepareDatabase } from '../lib/cli/prepare-database.js';
 import { reportFailure } from '../lib/cli/failure.js';
 import { config, describeMissing, missingSettings } from '../lib/config.js';
@@ -26,11 +27,21 @@ function listen(server: http.Server, port: number): Promise<void> {
   });
 }
 
-/** What a person needs once the server is up: where it is, its reference page, its data, and how to sign in. */
-function startBanner(port: number, database: string, hasAdministrator: boolean): string {
+/**
+ * What a person needs once the server is up: where it is, its reference page, its data, and, while
+ * there is no administrator, how to make the first one: the one-time link of `setupToken` (none on
+ * the platform, where `create-admin` or the `ADMIN_*` settings make it), or the command.
+ */
+function startBanner(port: number, database: string, hasAdministrator: boolean, setupToken: string | undefined): string {
   const url = `http://localhost:${port}`;
   const lines = [`Marketplace Listing API on ${url}`, `  API reference: ${url}/api/docs`, `  Database:      ${database}`];
-  if (!hasAdministrator) {
+  if (!hasAdministrator && setupToken) {
+    lines.push(
+      '  No administrator yet. Make the first one in a browser (the link works once, for an hour):',
+      `    ${url}/setup?token=${setupToken}`,
+      "  or stop the server and run: npm run create-admin -- --email you@example.com --password 'a-long-password'",
+    );
+  } else if (!hasAdministrator) {
     lines.push(
       '  No administrator yet. Stop the server (Ctrl+C) and make one:',
       "    npm run create-admin -- --email you@example.com --password 'a-long-password'",
@@ -46,11 +57,13 @@ async function main(): Promise<void> {
   if (missing.length > 0) throw new Error(`Refusing to start: ${describeMissing(missing)} (set it in .env or the environment).`);
   await prepareDatabase(cfg);
   await ensureConfiguredAdmin();
-  const hasAdministrator = await administratorExists(await getDb());
+  const db = await getDb();
+  const hasAdministrator = await administratorExists(db);
   const server = createLocalServer({ projectRoot });
   await listen(server, cfg.port);
   const { port } = server.address() as { port: number };
-  process.stdout.write(startBanner(port, describeDatabase(cfg), hasAdministrator));
+  const setupToken = hasAdministrator || cfg.onVercel ? undefined : await issueSetupLink(db);
+  process.stdout.write(startBanner(port, describeDatabase(cfg), hasAdministrator, setupToken));
   log.info('listening', { url: `http://localhost:${port}`, database: cfg.databaseDriver, storage: cfg.storageProvider });
   // The scheduled sweeper of a deployment, run here every minute.
   const sweeping = setInterval(() => {

@@ -33,8 +33,11 @@ async function main(): Promise<void> {
   }
   const started = performance.now();
   const functions = discoverRoutes(path.join(PROJECT_DIR, 'api'));
-  log.info(`bundling ${functions.length} functions into ${OUTPUT_DIR} (about a minute)…`);
-  await writeBuildOutput(PROJECT_DIR, OUTPUT_DIR, functions);
+  // Progress by count, not an estimate: a build's length depends on the machine and what else it runs.
+  log.info(`bundling ${functions.length} functions into ${OUTPUT_DIR}…`);
+  await writeBuildOutput(PROJECT_DIR, OUTPUT_DIR, functions, (route, written) => {
+    log.info(`bundled ${written} of ${functions.length}: api/${route.file}.ts (${Math.round((performance.now() - started) / 1000)} s)`);
+  });
   log.info('build output written', { outputDir: OUTPUT_DIR, functions: functions.length, ms: Math.round(performance.now() - started) });
 }
 

@@ -1,12 +1,16 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newestPhones, shopClient } from '../docs/examples/typed-client.js';
 import { ALL_ERROR_CODES, ERROR_CODES } from '../lib/http/error-codes.js';
 import { API_TYPES_FILE, apiTypesSource } from '../scripts/api-types.js';
 import { answerContract, type AnswerContract, type ReceivedAnswer } from './support/answer-contract.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
+import { makeTempDir } from './support/databases.js';
 import { buildAgent } from './support/factories.js';
 import { apiClient } from './support/http.js';
 import { useTestServer } from './support/test-server.js';
@@ -93,6 +97,20 @@ describe('error codes', () => {
 describe('client types generated from the document', () => {
   it('are committed as the document generates them (run `npm run api:types` after changing an answer)', async () => {
     expect(fs.readFileSync(API_TYPES_FILE, 'utf8')).toBe(await apiTypesSource());
+  });
+
+  it("are what another project gets from the README's line, openapi-typescript run against the running server", { timeout: 120_000 }, async () => {
+    const otherProject = makeTempDir('other-project');
+    try {
+      const written = path.join(otherProject, 'api.d.ts');
+      await promisify(execFile)(path.resolve('node_modules/.bin/openapi-typescript'), [`${server.baseUrl}/api/openapi.json`, '-o', written], { timeout: 110_000 });
+      const declarations = (source: string) => source.slice(source.indexOf('export interface paths'));
+      const generated = declarations(fs.readFileSync(written, 'utf8'));
+      expect(generated).toContain('"/api/public/listings": {');
+      expect(generated).toBe(declarations(fs.readFileSync(API_TYPES_FILE, 'utf8')));
+    } finally {
+      fs.rmSync(otherProject, { recursive: true, force: true });
+    }
   });
 
   it('type the README\'s call, which reads the storefront through them', async () => {

@@ -4,8 +4,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SETTINGS as SERVICE_SETTINGS } from '../lib/config.js';
 import { lockDataDir } from '../lib/db/embedded.js';
 import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './support/databases.js';
+import { startMissingDatabaseServer } from './support/missing-database-server.js';
 import { prepareTestDatabase } from './support/test-server.js';
 
 interface Outcome {
@@ -117,6 +119,30 @@ describe('a failure is one line that says what to do', () => {
   });
 });
 
+describe('a database that does not exist on its server', () => {
+  /** A server that lacks the database: the loopback one, and this run's PostgreSQL when it has one. */
+  const servers = [
+    { label: 'a server', url: async () => `postgres://postgres@127.0.0.1:${await missingDatabaseServer()}/shop_preview` },
+    ...(testPostgresUrl ? [{ label: "this run's PostgreSQL", url: async () => withDatabase(testPostgresUrl!, uniqueName(`${DATABASE_PREFIX}absent_`)) }] : []),
+  ];
+
+  async function missingDatabaseServer(): Promise<number> {
+    const server = await startMissingDatabaseServer();
+    cleanups.push(server.close);
+    return server.port;
+  }
+
+  it.each(servers)('on $label: db:migrate exits non-zero with one line naming DATABASE_URL and the createdb line that makes it', { timeout: 120_000 }, async ({ url }) => {
+    const databaseUrl = new URL(await url());
+    const name = databaseUrl.pathname.slice(1);
+    const result = await runCommand('scripts/migrate.ts', [], { DATABASE_URL: databaseUrl.toString(), LOG_LEVEL: 'silent' });
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([
+      `The database "${name}" that DATABASE_URL names does not exist on its server: create it (createdb -h ${databaseUrl.hostname} -p ${databaseUrl.port} -U postgres ${name}), or fix DATABASE_URL.`,
+    ]);
+  });
+});
+
 describe('.env in the folder a command runs from', () => {
   it('is read by the commands, and a variable set in the environment wins over it', { timeout: 120_000 }, async () => {
     const project = tempDir('project');
@@ -129,6 +155,36 @@ describe('.env in the folder a command runs from', () => {
     const environmentWins = await runCommand('scripts/sweep.ts', [], { DATA_DIR: fromEnvironment }, project);
     expect(environmentWins.code).toBe(1);
     expect(environmentWins.stderr).toContain(`The embedded database in ${fromEnvironment} is in use`);
+  });
+});
+
+describe('a misspelt .env key', () => {
+  it('is named at start with the setting it resembles; other keys, and settings spelt right, pass in silence', { timeout: 120_000 }, async () => {
+    const project = tempDir('typos');
+    const dataDir = lockedFolder('typos-data');
+    fs.writeFileSync(
+      path.join(project, '.env'),
+      [`DATA_DIR=${dataDir}`, 'DATABSE_URL=postgres://127.0.0.1:5432/shop', 'jwt_secret=lower-case', 'LOG_LEVL=silent', 'PORTT=5001', 'HOST=0.0.0.0', 'MY_OWN_THING=1', 'LOG_LEVEL=silent'].join('\n'),
+    );
+    const result = await runCommand('scripts/sweep.ts', [], {}, project);
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([
+      '.env: DATABSE_URL: did you mean DATABASE_URL? (nothing reads DATABSE_URL)',
+      '.env: LOG_LEVL: did you mean LOG_LEVEL? (nothing reads LOG_LEVL)',
+      '.env: PORTT: did you mean PORT? (nothing reads PORTT)',
+      '.env: jwt_secret: did you mean JWT_SECRET? (nothing reads jwt_secret)',
+      `The embedded database in ${dataDir} is in use by process ${process.pid}. Stop that process first, or set DATA_DIR to another folder.`,
+    ]);
+  });
+
+  it('is told apart from every variable the service reads: the code and .env.example name only known settings', () => {
+    const sources = ['lib', 'api', 'scripts'].flatMap((folder) =>
+      fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => fs.readFileSync(path.join(folder, file), 'utf8')),
+    );
+    const read = new Set(sources.flatMap((source) => [...source.matchAll(/\benv(?:\.|\[')([A-Z][A-Z0-9_]+)/g)].map((match) => match[1]!)));
+    const documented = [...fs.readFileSync('.env.example', 'utf8').matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]!);
+    expect(read.size).toBeGreaterThan(30);
+    expect([...read, ...documented].filter((name) => !SERVICE_SETTINGS.includes(name))).toEqual([]);
   });
 });
 
@@ -168,29 +224,86 @@ describe('slow steps say what they are doing', () => {
   });
 });
 
+/** Waits until the server's output holds `text`, or it ends, or a long while passes on a busy machine. */
+async function printed(server: ReturnType<typeof startCommand>, text: string): Promise<string[]> {
+  for (let waited = 0; !server.outcome.stdout.includes(text) && server.child.exitCode === null && waited < 100_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return lines(server.outcome.stdout);
+}
+
+function describedDatabase(env: Record<string, string>): string {
+  return env.DATABASE_URL && env.DATABASE_DRIVER !== 'pglite'
+    ? `PostgreSQL at ${new URL(env.DATABASE_URL).host}${new URL(env.DATABASE_URL).pathname}`
+    : `embedded PostgreSQL in ${env.DATA_DIR}`;
+}
+
+async function stop(server: ReturnType<typeof startCommand>): Promise<void> {
+  server.child.kill('SIGTERM');
+  expect((await server.ended).code).toBe(0);
+}
+
 describe('npm start', () => {
-  it('prints the address, the reference page, the database and, with no administrator yet, how to make one', { timeout: 120_000 }, async () => {
-    const env = await migratedDatabase();
-    const server = startCommand('scripts/serve.ts', [], { ...env, PORT: String(await freePort()), LOG_LEVEL: 'silent' });
+  it('prints the address, the reference page, the database and, with no administrator yet, a one-time link that makes the first one', { timeout: 180_000 }, async () => {
+    const env = { ...(await migratedDatabase()), PORT: String(await freePort()), LOG_LEVEL: 'silent' };
+    const server = startCommand('scripts/serve.ts', [], env);
     cleanups.push(() => void server.child.kill('SIGTERM'));
-    for (let waited = 0; !server.outcome.stdout.includes('start again.') && server.child.exitCode === null && waited < 100_000; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const printed = lines(server.outcome.stdout);
-    const url = /^Marketplace Listing API on (http:\/\/localhost:\d+)$/.exec(printed[0] ?? '')?.[1];
+    const output = await printed(server, 'npm run create-admin');
+    const url = /^Marketplace Listing API on (http:\/\/localhost:\d+)$/.exec(output[0] ?? '')?.[1];
     expect(url, server.outcome.stdout + server.outcome.stderr).toBeDefined();
-    const database = env.DATABASE_URL ? `PostgreSQL at ${new URL(env.DATABASE_URL).host}${new URL(env.DATABASE_URL).pathname}` : `embedded PostgreSQL in ${env.DATA_DIR}`;
-    expect(printed).toEqual([
+    expect(output).toEqual([
       `Marketplace Listing API on ${url}`,
       `  API reference: ${url}/api/docs`,
-      `  Database:      ${database}`,
+      `  Database:      ${describedDatabase(env)}`,
+      '  No administrator yet. Make the first one in a browser (the link works once, for an hour):',
+      expect.stringMatching(new RegExp(`^    ${url}/setup\\?token=[A-Za-z0-9_-]{43}$`)),
+      "  or stop the server and run: npm run create-admin -- --email you@example.com --password 'a-long-password'",
+    ]);
+    const link = output[4]!.trim();
+    expect((await fetch(link)).status).toBe(200);
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ email: 'first@example.com', name: 'First', password: 'first-password' })) form.append(name, value);
+    expect((await fetch(link, { method: 'POST', body: form })).status).toBe(201);
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'first@example.com', password: 'first-password' }),
+    });
+    expect(login.status).toBe(200);
+    expect(((await login.json()) as { data: { user: { role: string } } }).data.user.role).toBe('SUPER_ADMIN');
+    expect((await fetch(link)).status).toBe(404);
+    await stop(server);
+
+    const again = startCommand('scripts/serve.ts', [], env);
+    cleanups.push(() => void again.child.kill('SIGTERM'));
+    expect(await printed(again, 'Database:')).toEqual([expect.stringMatching(/^Marketplace Listing API on /), expect.any(String), `  Database:      ${describedDatabase(env)}`]);
+    await stop(again);
+  });
+
+  it('prints no link on the platform (VERCEL=1): the command and the settings that make an administrator there', { timeout: 120_000 }, async () => {
+    const database = await migratedDatabase();
+    // The embedded database stands in for the deployment's, which a test run may not have.
+    const standIn: Record<string, string> = database.DATABASE_URL ? {} : { DATABASE_URL: 'postgres://deployment.invalid/shop', DATABASE_DRIVER: 'pglite' };
+    const env: Record<string, string> = {
+      ...database,
+      ...standIn,
+      VERCEL: '1',
+      JWT_SECRET: 'a-deployment-secret-of-at-least-32-bytes',
+      CRON_SECRET: 'a-cron-secret',
+      PORT: String(await freePort()),
+      LOG_LEVEL: 'silent',
+    };
+    const server = startCommand('scripts/serve.ts', [], env);
+    cleanups.push(() => void server.child.kill('SIGTERM'));
+    const output = await printed(server, 'start again.');
+    expect(output.slice(2), server.outcome.stderr).toEqual([
+      `  Database:      ${describedDatabase(env)}`,
       '  No administrator yet. Stop the server (Ctrl+C) and make one:',
       "    npm run create-admin -- --email you@example.com --password 'a-long-password'",
       '  or set ADMIN_EMAIL and ADMIN_PASSWORD in .env and start again.',
     ]);
-    expect((await fetch(`${url}/api/docs`)).status).toBe(200);
-    server.child.kill('SIGTERM');
-    expect((await server.ended).code).toBe(0);
+    expect(server.outcome.stdout).not.toContain('/setup');
+    await stop(server);
   });
 
   it('leaves out the administrator hint once one exists', { timeout: 120_000 }, async () => {
@@ -203,12 +316,10 @@ describe('npm start', () => {
       ADMIN_PASSWORD: 'long-enough-password',
     });
     cleanups.push(() => void server.child.kill('SIGTERM'));
-    for (let waited = 0; !server.outcome.stdout.includes('Database:') && server.child.exitCode === null && waited < 100_000; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await printed(server, 'Database:');
     expect(server.outcome.stdout).toContain('  API reference: http://localhost:');
     expect(server.outcome.stdout).not.toContain('No administrator yet');
-    server.child.kill('SIGTERM');
-    expect((await server.ended).code).toBe(0);
+    expect(server.outcome.stdout).not.toContain('/setup');
+    await stop(server);
   });
 });

@@ -1,41 +1,11 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { BROWSER_TEST, hasChromium, NO_CHROMIUM, useBrowser } from './support/browser.js';
 import { buildCategory } from './support/catalog-factories.js';
 import { useTestServer } from './support/test-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-const BROWSER_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-/** The one skip this suite allows: the browser tests need Chromium, and say so in their names when it is missing. */
-const browserNote = hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`;
-
 const server = useTestServer();
 const api = server.api;
-let userDataDir: string | undefined;
-let browser: BrowserContext | undefined;
-
-beforeAll(async () => {
-  if (hasChromium) {
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-browser-'));
-    browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS });
-  }
-});
-afterAll(async () => {
-  await browser?.close();
-  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
-});
+const browser = useBrowser();
 
 describe('GET /api/docs', () => {
   it('serves an HTML page that loads the viewer from this origin only', async () => {
@@ -68,9 +38,10 @@ describe('GET /api/docs', () => {
   });
 });
 
-describe(`the reference page in a browser${browserNote}`, () => {
-  it.skipIf(!hasChromium)('shows the endpoint groups, with every asset from this origin', async () => {
-    const page = await browser!.newPage();
+describe('the reference page in a browser', () => {
+  it('shows the endpoint groups, with every asset from this origin', BROWSER_TEST, async (ctx) => {
+    ctx.skip(!hasChromium, NO_CHROMIUM);
+    const page = await browser.context.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
     await page.goto(`${server.baseUrl}/api/docs`);
@@ -84,9 +55,10 @@ describe(`the reference page in a browser${browserNote}`, () => {
     await page.close();
   });
 
-  it.skipIf(!hasChromium)('tries GET /api/categories from the page and shows the 200 answer', async () => {
+  it('tries GET /api/categories from the page and shows the 200 answer', BROWSER_TEST, async (ctx) => {
+    ctx.skip(!hasChromium, NO_CHROMIUM);
     await buildCategory(server.db, { name: 'DOCS_PAGE_GADGETS', displayName: 'Docs page gadgets' });
-    const page = await browser!.newPage();
+    const page = await browser.context.newPage();
     await page.goto(`${server.baseUrl}/api/docs`);
     const operation = page.locator('#operations-Categories-getCategories');
     await operation.locator('.opblock-summary').click();
@@ -95,8 +67,8 @@ describe(`the reference page in a browser${browserNote}`, () => {
     await operation.getByRole('button', { name: 'Execute' }).click();
     expect((await answered).status()).toBe(200);
     const shown = operation.locator('.live-responses-table tbody tr.response');
-    await expect.poll(() => shown.locator('.response-col_status').textContent()).toContain('200');
-    await expect.poll(() => shown.locator('.response-col_description').textContent()).toContain('Docs page gadgets');
+    await expect.poll(() => shown.locator('.response-col_status').textContent(), { timeout: 30_000 }).toContain('200');
+    await expect.poll(() => shown.locator('.response-col_description').textContent(), { timeout: 30_000 }).toContain('Docs page gadgets');
     await page.close();
   });
 });

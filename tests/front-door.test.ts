@@ -20,6 +20,31 @@ describe('the front door', () => {
     }
   });
 
+  it('answers a browser (Accept: text/html) with a page of the name, the version and the three links, which runs no script', async () => {
+    const browserAccept = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    for (const pathname of ['/', '/api']) {
+      const response = await api.get(pathname, { headers: { accept: browserAccept } });
+      expect(response.status, pathname).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('vary')).toBe('Origin, Accept');
+      expect(response.headers.get('content-security-policy')).toMatch(/^default-src 'none';/);
+      expect(response.text).toContain('<title>Marketplace Listing API</title>');
+      expect(response.text).toContain(`Version ${version}.`);
+      const links = [...response.text.matchAll(/<a href="([^"]+)">/g)].map((match) => match[1]);
+      expect(links).toEqual(['/api/docs', '/api/openapi.json', '/health']);
+      expect(response.text).not.toContain('<script');
+    }
+  });
+
+  it('keeps JSON for programs: no Accept, */*, JSON, or JSON ranked above HTML', async () => {
+    for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html;q=0.5']) {
+      const response = await api.get('/', { headers: accept === undefined ? {} : { accept } });
+      expect(response.headers.get('content-type'), accept).toContain('application/json');
+      expect(response.headers.get('vary'), accept).toBe('Origin, Accept');
+      expect(response.body.data.name, accept).toBe('Marketplace Listing API');
+    }
+  });
+
   it('answers GET /api with the same description', async () => {
     const [root, apiRoot] = await Promise.all([api.get('/'), api.get('/api')]);
     expect(apiRoot.status).toBe(200);

@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * The service: its name, version and where to read about it
-         * @description Also at `/`. `data.links` gives the reference page, this document and the liveness check.
+         * @description Also at `/`. `data.links` gives the reference page, this document and the liveness check. A browser (`Accept` naming `text/html` above JSON) gets the same as an HTML page with those links; the answer varies by `Accept`.
          *
          *     No token needed.
          */
@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * The service: its name, version and where to read about it
-         * @description Also at `/`. `data.links` gives the reference page, this document and the liveness check.
+         * @description Also at `/`. `data.links` gives the reference page, this document and the liveness check. A browser (`Accept` naming `text/html` above JSON) gets the same as an HTML page with those links; the answer varies by `Accept`.
          *
          *     No token needed.
          */
@@ -1432,6 +1432,7 @@ export interface operations {
                             };
                         };
                     };
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure (`Internal server error`) */
@@ -1511,6 +1512,7 @@ export interface operations {
                             };
                         };
                     };
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure (`Internal server error`) */

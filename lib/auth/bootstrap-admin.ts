@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm/sql/sql';
 import { config } from '../config.js';
-import { getDb, type Database } from '../db/client.js';
+import { getDb, type Executor } from '../db/client.js';
 import { users } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { log } from '../log.js';
@@ -16,7 +16,7 @@ export interface AdminAccount {
 }
 
 /** Creates the SUPER_ADMIN, or makes an existing account with that e-mail one with these details. */
-export async function upsertAdmin(db: Database, account: AdminAccount): Promise<{ id: string; created: boolean }> {
+export async function upsertAdmin(db: Executor, account: AdminAccount): Promise<{ id: string; created: boolean }> {
   const email = account.email.trim().toLowerCase();
   const [existing] = await db
     .select({ id: users.id, password: users.password, role: users.role })
@@ -84,7 +84,7 @@ export async function ensureConfiguredAdmin(): Promise<void> {
 }
 
 /** Whether any SUPER_ADMIN exists, so that a fresh install can say how to make the first one. */
-export async function administratorExists(db: Database): Promise<boolean> {
+export async function administratorExists(db: Executor): Promise<boolean> {
   const [found] = await db.select({ id: users.id }).from(users).where(sql`${users.role} = 'SUPER_ADMIN'`).limit(1);
   return found !== undefined;
 }

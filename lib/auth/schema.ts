@@ -19,7 +19,7 @@ export const Email = v.pipe(
 /** Longer passwords would be silently cut by bcrypt: refused everywhere a password is taken. */
 export const fitsBcrypt = (password: string) => Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES;
 
-const NewPassword = v.pipe(
+export const NewPassword = v.pipe(
   v.string('must be a string'),
   v.minLength(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`),
   v.check(fitsBcrypt, `must be at most ${MAX_PASSWORD_BYTES} bytes`),

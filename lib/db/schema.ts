@@ -312,6 +312,15 @@ export const rateLimits = pgTable(
 );
 
 /**
+ * One-time links that make the first administrator from a browser, printed by a local start while
+ * there is none. Only a keyed hash of each link's token is kept, with the moment it stops working.
+ */
+export const setupLinks = pgTable('setup_links', {
+  tokenHash: text('tokenHash').primaryKey(),
+  expiresAt: timestamp('expiresAt', { precision: 3, withTimezone: true }).notNull(),
+});
+
+/**
  * Images a client may upload straight to the image host: one per upload ticket, under the public id
  * the ticket signed. An image no listing took within a day is removed by the sweeper.
  */

@@ -8,7 +8,10 @@ import type { Reply } from './reply.js';
  * `no-store`.
  */
 export function encode(reply: Reply, headers: Record<string, string>, cacheable: Cacheable | undefined): OutgoingResponse {
+  // An answer that varies by a header of its own (Accept) still varies by Origin too.
+  const vary = [headers.Vary, reply.headers?.Vary].filter(Boolean).join(', ');
   Object.assign(headers, reply.headers);
+  if (vary) headers.Vary = vary;
   if (reply.contentType) {
     headers['Content-Type'] = reply.contentType;
     return { status: reply.status, headers, body: reply.body as string | Buffer };

@@ -138,8 +138,14 @@ function envelope(answer: AnswerShape, pagination: 'none' | 'always' | 'on-reque
   };
 }
 
+/** A success answer that a browser asking for `text/html` gets as a page instead. */
+function withPage(response: OpenApiObject): OpenApiObject {
+  return { ...response, content: { ...(response.content as OpenApiObject), 'text/html': { schema: { type: 'string' } } } };
+}
+
 function successResponse(key: string, notes: OperationNotes): OpenApiObject {
   const answer = ANSWERS[key];
+  if (notes.pageForBrowsers) return withPage(successResponse(key, { ...notes, pageForBrowsers: false }));
   switch (notes.reply ?? 'data') {
     case 'paginated':
     case 'paginated-on-request':

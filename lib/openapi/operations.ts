@@ -15,13 +15,17 @@ export interface OperationNotes {
   reply?: 'data' | 'paginated' | 'paginated-on-request' | 'message' | 'success' | 'health' | 'document' | 'page' | 'asset';
   /** Error codes beyond those implied by access, inputs and options (see errorCodesOf in document.ts). */
   errors?: ErrorCode[];
+  /** A browser asking for `text/html` gets the answer as an HTML page. */
+  pageForBrowsers?: boolean;
 }
 
 /** Keyed `METHOD /api/path/:param`. An operation missing here gets a summary made from its method and path. */
 export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'GET /api': {
     summary: 'The service: its name, version and where to read about it',
-    description: 'Also at `/`. `data.links` gives the reference page, this document and the liveness check.',
+    description:
+      'Also at `/`. `data.links` gives the reference page, this document and the liveness check. A browser (`Accept` naming `text/html` above JSON) gets the same as an HTML page with those links; the answer varies by `Accept`.',
+    pageForBrowsers: true,
   },
   'GET /api/health': { summary: 'Liveness', reply: 'health' },
   'GET /api/health/ready': { summary: 'Readiness, with a database check', reply: 'health' },

@@ -6,8 +6,11 @@ import type { RouteHandler } from '../http/route.js';
  */
 export type RouteModules = Record<string, () => Promise<{ default: Pick<RouteHandler, 'endpoints'> }>>;
 
-/** The platform's fallback for unknown paths (a `vercel.json` rewrite), not an operation of its own. */
-export const UNDOCUMENTED_ROUTES = ['/api/not-found'];
+/**
+ * Not operations of the API: the platform's fallback for unknown paths, and the one-time page that
+ * makes the first administrator in a browser (a 404 like an unknown path except through its link).
+ */
+export const UNDOCUMENTED_ROUTES = ['/api/not-found', '/api/setup'];
 
 /**
  * The document's own route, described by the document itself (lib/openapi/document.ts) rather

@@ -168,9 +168,14 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
  * Writes the deployment as Build Output API v3 into `outputDir` (`.vercel/output`, which
  * `vercel build` then keeps as it is): one bundled function per `api/` file, the static files,
  * and `config.json` with the routes of the functions, which `vercel build` merges with
- * `vercel.json`'s rewrites (project-routes.ts).
+ * `vercel.json`'s rewrites (project-routes.ts). `onWritten` hears of each function as it is done.
  */
-export async function writeBuildOutput(projectDir: string, outputDir: string, functions: readonly FunctionSource[]): Promise<void> {
+export async function writeBuildOutput(
+  projectDir: string,
+  outputDir: string,
+  functions: readonly FunctionSource[],
+  onWritten: (route: FunctionSource, written: number) => void = () => undefined,
+): Promise<void> {
   for (const owned of ['functions', 'static', 'config.json']) fs.rmSync(path.join(outputDir, owned), { recursive: true, force: true });
   fs.mkdirSync(path.join(outputDir, 'static'), { recursive: true });
   for (const [name, text] of Object.entries(STATIC_FILES)) fs.writeFileSync(path.join(outputDir, 'static', name), text);
@@ -182,7 +187,12 @@ export async function writeBuildOutput(projectDir: string, outputDir: string, fu
     traceCache: {},
     resolutions: new Map(),
   };
-  await eachLimited(functions, 4, (route) => writeFunction(projectDir, outputDir, route, shared));
+  let written = 0;
+  await eachLimited(functions, 4, async (route) => {
+    await writeFunction(projectDir, outputDir, route, shared);
+    written += 1;
+    onWritten(route, written);
+  });
 
   fs.writeFileSync(path.join(outputDir, 'config.json'), `${JSON.stringify({ version: 3, routes: buildRoutes(functions) }, null, 2)}\n`);
 }

@@ -338,6 +338,7 @@ describe("every function under the platform's plain Node launcher", () => {
     'api/public/messenger-bot': get('/api/public/messenger-bot', 'anonymous', 200),
     'api/public/suggest': get('/api/public/suggest?q=iph', 'anonymous', 200),
     'api/settings/index': get('/api/settings', 'anonymous', 200),
+    'api/setup': get('/api/setup', 'anonymous', 404),
     'api/syndication/config/[platform]': get('/api/syndication/config/[platform]?platform=MESSENGER', 'administrator', 200),
     'api/syndication/config/index': get('/api/syndication/config', 'administrator', 200),
     'api/syndication/delete-message/[messageId]': send('POST', '/api/syndication/delete-message/[messageId]?messageId=1', {}, 'administrator', 404),
