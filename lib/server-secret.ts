@@ -33,7 +33,7 @@ export function jwtSecret(): Uint8Array {
 }
 
 /** What a key derived from the secret is for: each use has its own label, so no key can stand in for another. */
-export type ServerKeyLabel = 'device tokens' | 'reset codes' | 'idempotency fingerprints';
+export type ServerKeyLabel = 'device tokens' | 'reset codes' | 'idempotency fingerprints' | 'first administrator setup links';
 
 const derivedKeys = new Map<ServerKeyLabel, Buffer>();
 

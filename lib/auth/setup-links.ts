@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm/sql/sql';
 import type { Database, Executor } from '../db/client.js';
 import { setupLinks, users } from '../db/schema.js';
-import { jwtSecret } from './jwt-secret.js';
+import { keyedDigest } from '../server-secret.js';
 
 /** A link works for an hour from the start that printed it, and once. */
 const LIFETIME_SECONDS = 60 * 60;
@@ -10,15 +10,12 @@ const TOKEN_BYTES = 32;
 /** 32 random bytes in base64url: anything else is no token of ours, and needs no lookup. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-let hashKey: Buffer | undefined;
-
 /**
- * Derived from the token secret under its own label, so a link's hash is worth nothing to anyone
- * who reads the table without the secret, and no other token of the service hashes alike.
+ * Keyed under its own label, so a link's hash is worth nothing to anyone who reads the table
+ * without the secret, and no other token of the service hashes alike.
  */
 function tokenHash(token: string): string {
-  hashKey ??= crypto.createHmac('sha256', jwtSecret()).update('first administrator setup links').digest();
-  return crypto.createHmac('sha256', hashKey).update(token).digest('hex');
+  return keyedDigest('first administrator setup links', token);
 }
 
 /**
