@@ -62,9 +62,6 @@ async function main(): Promise<void> {
   const server = createLocalServer({ projectRoot });
   await listen(server, cfg.port);
   const { port } = server.address() as { port: number };
-  const setupToken = hasAdministrator || cfg.onVercel ? undefined : await issueSetupLink(db);
-  process.stdout.write(startBanner(port, describeDatabase(cfg), hasAdministrator, setupToken));
-  log.info('listening', { url: `http://localhost:${port}`, database: cfg.databaseDriver, storage: cfg.storageProvider });
   // The scheduled sweeper of a deployment, run here every minute.
   const sweeping = setInterval(() => {
     void sweep().catch((error: unknown) => log.error('sweep failed', { error }));
@@ -77,8 +74,12 @@ async function main(): Promise<void> {
       .then(() => closeDb())
       .finally(() => process.exit(0));
   };
+  // Before the banner: whoever reads it may stop the server at once, and it should stop cleanly.
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  const setupToken = hasAdministrator || cfg.onVercel ? undefined : await issueSetupLink(db);
+  process.stdout.write(startBanner(port, describeDatabase(cfg), hasAdministrator, setupToken));
+  log.info('listening', { url: `http://localhost:${port}`, database: cfg.databaseDriver, storage: cfg.storageProvider });
 }
 
 main().catch(async (error: unknown) => {

@@ -37,9 +37,10 @@ function runScript(script: string, env: Record<string, string>, args: string[] =
 }
 
 const buildDirs: string[] = [];
+// A build output holds every function's packages: removing it took over a minute on a loaded machine.
 afterAll(() => {
   for (const dir of buildDirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+}, 300_000);
 
 function buildDir(): string {
   const dir = makeTempDir('build');
