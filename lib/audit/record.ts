@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { auditEntries, type Role } from '../db/schema.js';
 import type { AuditChanges } from './changes.js';
@@ -19,6 +20,11 @@ export interface AuditEvent {
   entity: AuditEntity;
   entityId: string | null;
   changes: AuditChanges;
+  /**
+   * For a write recorded as several steps (0 first): each is at a millisecond after the one
+   * before, so the trail, newest first, lists them in the order they happened.
+   */
+  step?: number;
 }
 
 /**
@@ -36,5 +42,6 @@ export async function recordAudit(tx: Executor, source: AuditSource | null, even
     changes: event.changes,
     requestId: source?.requestId ?? null,
     ip: source?.clientIp ?? null,
+    ...(event.step ? { at: sql`now() + make_interval(secs => ${event.step / 1000})` } : {}),
   });
 }

@@ -26,7 +26,14 @@ const AUDITED_FIELDS = [
  * listing to the trash is `trash`, bringing it back `restore`, removing it for good `delete` (or
  * `purge`, by the sweeper, whose source is null).
  */
-export function recordListingAudit(tx: Executor, source: AuditSource | null, action: string, before: ListingRow | null, after: ListingRow | null): Promise<void> {
+export function recordListingAudit(
+  tx: Executor,
+  source: AuditSource | null,
+  action: string,
+  before: ListingRow | null,
+  after: ListingRow | null,
+  step?: number,
+): Promise<void> {
   const entityId = (after ?? before)!.id;
-  return recordAudit(tx, source, { action, entity: 'listing', entityId, changes: changesBetween(before, after, AUDITED_FIELDS) });
+  return recordAudit(tx, source, { action, entity: 'listing', entityId, changes: changesBetween(before, after, AUDITED_FIELDS), step });
 }

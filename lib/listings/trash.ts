@@ -64,7 +64,7 @@ async function removeForGood(id: string, ctx: Caller): Promise<Reply> {
     }
     await deleteListingRow(tx, id);
     await queueImageRemovals(tx, row.images);
-    await recordListingAudit(tx, ctx, 'delete', inTrash, null);
+    await recordListingAudit(tx, ctx, 'delete', inTrash, null, row.deletedAt === null ? 1 : undefined);
     return { listing: row, afterCommit: recorded };
   });
   if (listing.deletedAt === null) await invalidateListingAnswers(listing.categoryId);
