@@ -146,8 +146,8 @@ export interface PublicAgentRow {
 }
 
 /**
- * A listing shown on the storefront (anything but ARCHIVED, out of the trash) with its agent and its photos'
- * records, counting the view in the same statement that reads them: one round trip.
+ * A listing shown on the storefront (anything but ARCHIVED, out of the trash) with its agent and
+ * its photos' records, counting the view in the same statement that reads them: one round trip.
  */
 /**
  * A condition that always holds and lets this statement's own transaction commit without waiting
