@@ -37,6 +37,7 @@ export const ROUTE_MODULES: RouteModules = {
   '/api/cron/sweep': () => import('./cron/sweep.js'),
   '/api/listings': () => import('./listings/index.js'),
   '/api/listings/:id': () => import('./listings/[id].js'),
+  '/api/listings/:id/restore': () => import('./listings/[id]/restore.js'),
   '/api/notifications': () => import('./notifications/index.js'),
   '/api/notifications/:id/read': () => import('./notifications/[id]/read.js'),
   '/api/notifications/read-all': () => import('./notifications/read-all.js'),

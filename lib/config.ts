@@ -49,6 +49,8 @@ export interface Config {
   imageHostCredentials: boolean;
   /** How long the audit trail keeps an entry (`AUDIT_RETENTION_DAYS`, default 365). */
   auditRetentionDays: number;
+  /** How long a deleted listing stays in the trash before the sweeper removes it for good (`TRASH_RETENTION_DAYS`, default 30). */
+  trashRetentionDays: number;
 }
 
 /**
@@ -138,10 +140,10 @@ function readProxyHops(env: NodeJS.ProcessEnv): number {
   return Number.isInteger(hops) && hops > 0 && hops < 10 ? hops : 0;
 }
 
-/** Whole days from 1 to 100 years; anything else falls back to a year. */
-function readRetentionDays(value: string | undefined): number {
-  const days = Number(value ?? 365);
-  return Number.isInteger(days) && days >= 1 && days <= 36_500 ? days : 365;
+/** Whole days from 1 to 100 years; anything else falls back to the default. */
+function readRetentionDays(value: string | undefined, fallback: number): number {
+  const days = Number(value ?? fallback);
+  return Number.isInteger(days) && days >= 1 && days <= 36_500 ? days : fallback;
 }
 
 function readBcryptRounds(env: NodeJS.ProcessEnv): number {
@@ -202,7 +204,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageHostCredentials: Boolean(
       nonEmpty(env.CLOUDINARY_URL) || (nonEmpty(env.CLOUDINARY_CLOUD_NAME) && nonEmpty(env.CLOUDINARY_API_KEY) && nonEmpty(env.CLOUDINARY_API_SECRET)),
     ),
-    auditRetentionDays: readRetentionDays(nonEmpty(env.AUDIT_RETENTION_DAYS)),
+    auditRetentionDays: readRetentionDays(nonEmpty(env.AUDIT_RETENTION_DAYS), 365),
+    trashRetentionDays: readRetentionDays(nonEmpty(env.TRASH_RETENTION_DAYS), 30),
   };
 }
 

@@ -219,12 +219,14 @@ describe('notifications and the channel history', () => {
     ]);
   });
 
-  it('deletes the channel post and the files of an adopted listing when the listing is deleted', async () => {
+  it('deletes the channel post of an adopted listing when the listing goes to the trash, and its files when it is deleted for good', async () => {
     const response = await api.delete(`/api/listings/${ORIGINAL.localPhotos.id}`, { token: agentToken });
     expect(response.status).toBe(200);
     await settleDeferredWork();
     expect(bot.callsTo('deleteMessages').map((call) => call.params.message_ids)).toEqual([[ORIGINAL.localPhotos.messageId]]);
     expect(bot.messagesIn(ORIGINAL.channelId).has(ORIGINAL.localPhotos.messageId)).toBe(false);
+    for (const file of ORIGINAL.localPhotos.files) expect(fs.existsSync(path.join(oldUploads, file))).toBe(true);
+    expect((await api.delete(`/api/listings/${ORIGINAL.localPhotos.id}?permanent=true`, { token: agentToken })).status).toBe(200);
     for (const file of ORIGINAL.localPhotos.files) expect(fs.existsSync(path.join(oldUploads, file))).toBe(false);
   });
 });

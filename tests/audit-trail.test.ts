@@ -69,12 +69,17 @@ describe('audit entries of writes', () => {
     expect(entry.changes).toEqual({ title: { before: 'Old title', after: 'New title' }, price: { before: 500, after: 450 } });
   });
 
-  it('records a sale as `sell` with the stock it took, and a delete with what the listing held', async () => {
+  it('records a sale as `sell` with the stock it took, a move to the trash, and a delete for good with what the listing held', async () => {
     const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, stockQuantity: 1, title: 'Last one' });
     expect((await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { status: 'SOLD' } })).status).toBe(200);
     expect((await onlyEntry()).changes).toEqual({ stockQuantity: { before: 1, after: 0 }, status: { before: 'AVAILABLE', after: 'ARCHIVED' } });
     await server.db.delete(auditEntries);
     expect((await api.delete(`/api/listings/${listing.id}`, { token: shop.admin.token })).status).toBe(200);
+    const trashed = await onlyEntry();
+    expect(trashed).toMatchObject({ action: 'trash', entityId: listing.id, actorId: shop.admin.id, changes: { deletedAt: { before: null, after: expect.any(String) } } });
+    expect(Object.keys(trashed.changes)).toEqual(['deletedAt']);
+    await server.db.delete(auditEntries);
+    expect((await api.delete(`/api/listings/${listing.id}?permanent=true`, { token: shop.admin.token })).status).toBe(200);
     const entry = await onlyEntry();
     expect(entry).toMatchObject({ action: 'delete', entityId: listing.id, actorId: shop.admin.id, actorRole: 'SUPER_ADMIN' });
     expect(entry.changes).toMatchObject({ title: { before: 'Last one', after: null }, status: { before: 'ARCHIVED', after: null } });

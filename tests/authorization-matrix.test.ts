@@ -129,8 +129,8 @@ describe.each(endpoints)('$method $pattern ($access)', ({ method, pattern, acces
 
 /**
  * Routes whose path names something an agent owns: another agent must get 403 `Not authorized`
- * and the thing must stay as it was. Every token route with a path parameter is either here or
- * named as shared, so a new one cannot be forgotten.
+ * (or, for what a trash holds, 404 as if it did not exist) and the thing must stay as it was. Every
+ * token route with a path parameter is either here or named as shared, so a new one cannot be forgotten.
  */
 interface OwnedFixtures {
   listingId: string;
@@ -143,6 +143,10 @@ const OWNED_RESOURCES: Record<string, (fixtures: OwnedFixtures) => string> = {
   '/api/notifications/:id/read': (f) => f.notificationId,
   '/api/syndication/retry/:id': (f) => f.failedLogId,
   '/api/syndication/trigger/:listingId': (f) => f.listingId,
+};
+/** Owned routes that answer another agent 404 `not found`: bringing a listing back from the trash. */
+const HIDDEN_RESOURCES: Record<string, (fixtures: OwnedFixtures) => string> = {
+  '/api/listings/:id/restore': (f) => f.listingId,
 };
 const SHARED_RESOURCES = new Set(['/api/syndication/config/:platform']);
 
@@ -162,7 +166,7 @@ describe('another agent on the first agent\'s resources', () => {
 
   it('covers every token route with a path parameter', () => {
     const parameterised = endpoints.filter((e) => e.access === 'token' && e.pattern.includes(':')).map((e) => e.pattern);
-    for (const pattern of parameterised) expect(pattern in OWNED_RESOURCES || SHARED_RESOURCES.has(pattern), pattern).toBe(true);
+    for (const pattern of parameterised) expect(pattern in OWNED_RESOURCES || pattern in HIDDEN_RESOURCES || SHARED_RESOURCES.has(pattern), pattern).toBe(true);
   });
 
   const owned = endpoints.filter((e) => e.access === 'token' && e.pattern in OWNED_RESOURCES);
@@ -172,6 +176,20 @@ describe('another agent on the first agent\'s resources', () => {
     const response = await api.send(method, target, { token: shop.otherAgent.token, json: method === 'GET' || method === 'DELETE' ? undefined : { status: 'SOLD' } });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ success: false, code: 'FORBIDDEN', error: 'Not authorized' });
+    const after = await server.db.select().from(listings).where(eq(listings.id, fixtures.listingId));
+    expect(after).toEqual(before);
+  });
+
+  const hidden = [
+    ...endpoints.filter((e) => e.access === 'token' && e.pattern in HIDDEN_RESOURCES).map((e) => ({ ...e, query: '' })),
+    { method: 'DELETE', pattern: '/api/listings/:id', access: 'token', query: '?permanent=true' },
+  ];
+  it.each(hidden)('$method $pattern$query answers 404 and changes nothing', async ({ method, pattern, query }) => {
+    const before = await server.db.select().from(listings).where(eq(listings.id, fixtures.listingId));
+    const target = pattern.replace(/:\w+/, (HIDDEN_RESOURCES[pattern] ?? OWNED_RESOURCES[pattern])!(fixtures)) + query;
+    const response = await api.send(method, target, { token: shop.otherAgent.token });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ success: false, code: 'NOT_FOUND', error: `Listing with id "${fixtures.listingId}" not found` });
     const after = await server.db.select().from(listings).where(eq(listings.id, fixtures.listingId));
     expect(after).toEqual(before);
   });

@@ -478,9 +478,11 @@ describe('image URLs in answers are absolute', () => {
 });
 
 describe('deleting images', () => {
-  it('deletes the image files with the listing', async () => {
+  it('keeps the image files of a listing in the trash, and deletes them with the listing for good', async () => {
     const listing = await createWithImages('Deleted with files', [png, png]);
-    const response = await api.delete(`/api/listings/${listing.id}`, { token: shop.admin.token });
+    expect((await api.delete(`/api/listings/${listing.id}`, { token: shop.admin.token })).status).toBe(200);
+    for (const ref of listing.images) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(true);
+    const response = await api.delete(`/api/listings/${listing.id}?permanent=true`, { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { id: listing.id } });
     for (const ref of listing.images) expect(fs.existsSync(path.join(server.uploadDir, path.basename(ref)))).toBe(false);
@@ -495,7 +497,7 @@ describe('deleting images', () => {
         agentId: shop.agent.id,
         images: [`/uploads/../${path.basename(outside)}`, outside, `file://${outside}`],
       });
-      const response = await api.delete(`/api/listings/${listing.id}`, { token: shop.agent.token });
+      const response = await api.delete(`/api/listings/${listing.id}?permanent=true`, { token: shop.admin.token });
       expect(response.status).toBe(200);
       expect(fs.readFileSync(outside, 'utf8')).toBe('keep me');
     } finally {

@@ -123,11 +123,15 @@ describe('photos removed with their image', () => {
     expect((await photoRecordsOf(server.db, [`/uploads/${nameOf(kept!)}`, `/uploads/${nameOf(dropped!)}`])).map((row) => row.ref)).toEqual([`/uploads/${nameOf(kept!)}`]);
   });
 
-  it('deletes every rendition and record of a deleted listing', async () => {
+  it('keeps every rendition and record of a listing in the trash, and deletes them with the listing for good', async () => {
     const created = await createWith('Deleted phone', [await jpegOf(1000, 800), await jpegOf(700, 700)]);
     const refs = (created.images as string[]).map((url) => `/uploads/${nameOf(url)}`);
 
-    const response = await api.delete(`/api/listings/${created.id}`, { token: agent.token });
+    expect((await api.delete(`/api/listings/${created.id}`, { token: agent.token })).status).toBe(200);
+    expect((created.images as string[]).flatMap(filesOf).every(exists)).toBe(true);
+    expect(await photoRecordsOf(server.db, refs)).toHaveLength(2);
+
+    const response = await api.delete(`/api/listings/${created.id}?permanent=true`, { token: agent.token });
 
     expect(response.status).toBe(200);
     expect((created.images as string[]).flatMap(filesOf).some(exists)).toBe(false);

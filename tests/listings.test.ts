@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listings, notifications, syndicationLogs, users, type SchemaRule } from '../lib/db/schema.js';
 import { onListingEvent, type ListingEvent } from '../lib/events/listing-events.js';
@@ -711,7 +711,7 @@ describe('PATCH /api/listings/:id', () => {
 });
 
 describe('DELETE /api/listings/:id', () => {
-  it('lets the owner delete a listing, its logs going with it, and records listing.deleted while its channel posts can still be read', async () => {
+  it('lets the owner move a listing to the trash, its row and logs kept, and records listing.deleted with its channel posts', async () => {
     const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Goodbye' });
     await server.db.insert(syndicationLogs).values([
       { listingId: listing.id, platform: 'MESSENGER', status: 'SUCCESS', channelInfo: '@shop', messageId: 42, postMessageIds: [42, 43, 44] },
@@ -722,8 +722,10 @@ describe('DELETE /api/listings/:id', () => {
     const response = await api.delete(`/api/listings/${listing.id}`, { token: shop.agent.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { id: listing.id } });
-    expect(await listingRow(listing.id)).toBeUndefined();
-    expect(await server.db.select().from(syndicationLogs).where(eq(syndicationLogs.listingId, listing.id))).toHaveLength(0);
+    const trashed = (await listingRow(listing.id))!;
+    expect(trashed).toEqual({ ...listing, deletedAt: expect.any(Date) });
+    expect(await server.db.select().from(syndicationLogs).where(eq(syndicationLogs.listingId, listing.id))).toHaveLength(4);
+    expect((await api.get(`/api/listings/${listing.id}`, { token: shop.agent.token })).status).toBe(404);
     await settleDeferredWork();
     expect(events).toContainEqual({ type: 'listing.deleted', listingId: listing.id });
     expect(postsSeenOnDelete.get(listing.id)).toEqual([
@@ -732,12 +734,12 @@ describe('DELETE /api/listings/:id', () => {
     ]);
   });
 
-  it("lets an administrator delete any agent's listing", async () => {
+  it("lets an administrator move any agent's listing to the trash", async () => {
     const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.otherAgent.id });
     const response = await api.delete(`/api/listings/${listing.id}`, { token: shop.admin.token });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { id: listing.id } });
-    expect(await listingRow(listing.id)).toBeUndefined();
+    expect((await listingRow(listing.id))!.deletedAt).toBeInstanceOf(Date);
   });
 
   it('answers 404 for an unknown listing', async () => {
@@ -767,11 +769,11 @@ describe('DELETE /api/listings/:id', () => {
     expect(await listingRow(listing.id)).toBeDefined();
   });
 
-  it('deletes only the listing named', async () => {
+  it('moves only the listing named to the trash', async () => {
     const kept = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id });
     const doomed = await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id });
     await api.delete(`/api/listings/${doomed.id}`, { token: shop.agent.token });
-    const remaining = await server.db.select({ id: listings.id }).from(listings).where(inArray(listings.id, [kept.id, doomed.id]));
-    expect(remaining).toEqual([{ id: kept.id }]);
+    const inShop = await server.db.select({ id: listings.id }).from(listings).where(and(inArray(listings.id, [kept.id, doomed.id]), isNull(listings.deletedAt)));
+    expect(inShop).toEqual([{ id: kept.id }]);
   });
 });

@@ -256,7 +256,7 @@ describe('listings with images uploaded directly', () => {
     expect((await listingRow(listing.id))!.images).toEqual(images);
   });
 
-  it('destroys a directly uploaded image on the host when an update drops it or the listing is deleted', async () => {
+  it('destroys a directly uploaded image on the host when an update drops it or the listing is deleted for good', async () => {
     const [dropped, kept] = await Promise.all([uploaded(shop.agent, png), uploaded(shop.agent, png)]);
     const listing = await createWithRefs('Pruned', [dropped, kept]);
     const update = await api.patch(`/api/listings/${listing.id}`, { token: shop.agent.token, json: { existingImages: [kept!.secure_url] } });
@@ -265,7 +265,9 @@ describe('listings with images uploaded directly', () => {
     expect(host.images.has(dropped!.public_id)).toBe(false);
     expect(host.images.has(kept!.public_id)).toBe(true);
 
-    const removal = await api.delete(`/api/listings/${listing.id}`, { token: shop.agent.token });
+    expect((await api.delete(`/api/listings/${listing.id}`, { token: shop.agent.token })).status).toBe(200);
+    expect(host.images.has(kept!.public_id)).toBe(true);
+    const removal = await api.delete(`/api/listings/${listing.id}?permanent=true`, { token: shop.agent.token });
     expect(removal.status).toBe(200);
     expect(host.destroyed).toContain(kept!.public_id);
     expect(host.images.has(kept!.public_id)).toBe(false);

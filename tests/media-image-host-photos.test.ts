@@ -118,11 +118,13 @@ describe('photos removed with their image on the image host', () => {
     expect((await fetch(transformed(kept!, 320))).status).toBe(200);
   });
 
-  it('destroys the images of a deleted listing and deletes their records', async () => {
+  it('keeps the images of a listing in the trash, and destroys them with their records when it is deleted for good', async () => {
     const created = await createWith('Deleted hosted', [await jpegOf(1000, 800)]);
     const [url] = created.images as string[];
 
     expect((await api.delete(`/api/listings/${created.id}`, { token: agent.token })).status).toBe(200);
+    expect(host.destroyed).not.toContain(publicIdOf(url!));
+    expect((await api.delete(`/api/listings/${created.id}?permanent=true`, { token: agent.token })).status).toBe(200);
 
     expect(host.destroyed).toContain(publicIdOf(url!));
     expect(await photoRecordsOf(server.db, [url!])).toEqual([]);

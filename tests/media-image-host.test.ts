@@ -116,9 +116,11 @@ describe('removing from the image host', () => {
     expect(host.images.has(publicIdOf(kept))).toBe(true);
   });
 
-  it('destroys the images of a deleted listing', async () => {
+  it('keeps the images of a listing in the trash, and destroys them with the listing for good', async () => {
     const listing = await createWithImages('Gone', [png, png]);
-    const response = await api.delete(`/api/listings/${listing.id}`, { token: agent.token });
+    expect((await api.delete(`/api/listings/${listing.id}`, { token: agent.token })).status).toBe(200);
+    for (const url of listing.images) expect(host.images.has(publicIdOf(url))).toBe(true);
+    const response = await api.delete(`/api/listings/${listing.id}?permanent=true`, { token: agent.token });
     expect(response.status).toBe(200);
     for (const url of listing.images) expect(host.images.has(publicIdOf(url))).toBe(false);
   });
@@ -130,7 +132,8 @@ describe('removing from the image host', () => {
     const otherHost = `https://images.example.net/${host.cloudName}/image/upload/v1/${FOLDER}/abc.webp`;
     const destroyedBefore = host.destroyed.length;
     const listing = await buildListing(server.db, { categoryId, agentId: agent.id, images: [outsideFolder, traversal, otherHost] });
-    const response = await api.delete(`/api/listings/${listing.id}`, { token: agent.token });
+    expect((await api.delete(`/api/listings/${listing.id}`, { token: agent.token })).status).toBe(200);
+    const response = await api.delete(`/api/listings/${listing.id}?permanent=true`, { token: agent.token });
     expect(response.status).toBe(200);
     expect(host.destroyed).toHaveLength(destroyedBefore);
     expect(host.images.has('elsewhere/keep-me')).toBe(true);

@@ -22,9 +22,10 @@ import { useTestServer } from './support/test-server.js';
  * rows (filters written the obvious way, every match sorted newest first): the same ids in the same
  * order, and the same total, or an estimate flagged as one. The store is the seeder's realistic
  * catalogue, with more available listings than a page search walks (WALK_WINDOW), so every way a
- * page is read is taken.
+ * page is read is taken, and a few in the trash, which no list or count may show.
  */
 const LISTINGS = 20_000;
+const TRASHED = 200;
 
 const server = useTestServer();
 const api = server.api;
@@ -56,6 +57,7 @@ beforeAll(async () => {
   await asMaintenance((db) =>
     withDerivedDataDeferred(db, () => insertGeneratedListings(db, { total: LISTINGS, seed: 7, agentIds: [shop.agent.id, shop.otherAgent.id, third.id] })),
   );
+  await server.db.execute(sql`update listings set "deletedAt" = now() - interval '1 day' where id in (select id from listings order by md5(id::text) limit ${TRASHED})`);
   await server.db.execute(sql`analyze listings`);
   const [phones, laptops] = await rows<{ id: string }>(sql`select id from categories where name in ('PHONES', 'LAPTOPS') order by name desc`);
   phonesId = phones!.id;
@@ -63,14 +65,14 @@ beforeAll(async () => {
   // The realistic catalogue's descriptions (10 to 80 words) make the text index take minutes to build on a busy machine.
 }, 600_000);
 
-/** The ids of every listing matching `where`, newest first, as the obvious statement finds them. */
+/** The ids of every listing out of the trash matching `where`, newest first, as the obvious statement finds them. */
 async function straightforward(where: SQL): Promise<string[]> {
   const found = await rows<{ id: string }>(sql`select l.id from listings l join categories c on c.id = l."categoryId"
-    where ${where} order by l."createdAt" desc, l.id desc`);
+    where ${where} and l."deletedAt" is null order by l."createdAt" desc, l.id desc`);
   return found.map((row) => row.id);
 }
 
-const available = sql`l.status = 'AVAILABLE'`;
+const available = sql`l.status = 'AVAILABLE' and l."deletedAt" is null`;
 const contains = (text: string) => sql`(l.title ilike ${`%${text}%`} or l.description ilike ${`%${text}%`})`;
 const attribute = (name: string, value: string) => sql`lower(l.attributes ->> ${name}) = lower(${value})`;
 /** `word` (letters and digits) is a whole word of the title, brand or model. */
@@ -108,7 +110,7 @@ describe('the store used by these tests', () => {
 
   it("gives as browse ceilings the 10th to 90th percentiles of the available listings' prices, overall and per category", async () => {
     const prices = await rows<{ category: string; price: number }>(sql`select c."displayName" as category, l.price::float as price
-      from listings l join categories c on c.id = l."categoryId" where l.status = 'AVAILABLE'`);
+      from listings l join categories c on c.id = l."categoryId" where l.status = 'AVAILABLE' and l."deletedAt" is null`);
     /** The percentile as percentile_cont interpolates it, in cents. */
     const percentiles = (values: number[]) => {
       const sorted = [...values].sort((a, b) => a - b);
@@ -134,6 +136,13 @@ describe('the store used by these tests', () => {
       expect({ q, ...held }).toMatchObject({ q, descriptions: expect.any(Number), elsewhere: 0 });
       expect({ q, held: held!.descriptions > 0 }).toEqual({ q, held: true });
     }
+  });
+
+  it('holds listings in the trash, available ones among them', async () => {
+    const [trashed] = await rows<{ count: number; available: number }>(sql`select count(*)::int as count,
+      (count(*) filter (where status = 'AVAILABLE'))::int as available from listings where "deletedAt" is not null`);
+    expect(trashed!.count).toBe(TRASHED);
+    expect(trashed!.available).toBeGreaterThan(TRASHED / 2);
   });
 });
 
@@ -181,7 +190,7 @@ describe('GET /api/public/listings at scale in price order matches the straightf
   /** The ids of every listing matching `where` by price, newest first among equal prices. */
   async function byPrice(where: SQL, direction: 'asc' | 'desc'): Promise<string[]> {
     const found = await rows<{ id: string }>(sql`select l.id from listings l join categories c on c.id = l."categoryId"
-      where ${where} order by l.price ${sql.raw(direction)}, l."createdAt" desc, l.id desc`);
+      where ${where} and l."deletedAt" is null order by l.price ${sql.raw(direction)}, l."createdAt" desc, l.id desc`);
     return found.map((row) => row.id);
   }
 
@@ -213,7 +222,7 @@ describe('GET /api/public/listings at scale in price order from the search posti
   /** The ids of every listing matching `where` by price, newest first among equal prices. */
   async function byPrice(where: SQL, direction: 'asc' | 'desc'): Promise<string[]> {
     const found = await rows<{ id: string }>(sql`select l.id from listings l join categories c on c.id = l."categoryId"
-      where ${where} order by l.price ${sql.raw(direction)}, l."createdAt" desc, l.id desc`);
+      where ${where} and l."deletedAt" is null order by l.price ${sql.raw(direction)}, l."createdAt" desc, l.id desc`);
     return found.map((row) => row.id);
   }
   const knownWord = (word: string) => sql`l."searchWords" && array[${word}]::text[]`;
@@ -505,13 +514,13 @@ describe('counts read from kept totals at scale', () => {
       coalesce(round(sum(price * "commissionPercent" / 100), 2), 0)::float as "totalEstimatedRevenue",
       coalesce(round(sum(price * "commissionPercent" / 100) filter (where status = 'SOLD'), 2), 0)::float as "collectedCommission",
       coalesce(round(sum(price * "commissionPercent" / 100) filter (where status in ('AVAILABLE', 'PENDING')), 2), 0)::float as "pendingCommission"
-      from listings where "commissionPercent" is not null`);
+      from listings where "commissionPercent" is not null and "deletedAt" is null`);
     const answer = await api.get('/api/commissions/summary', { token: shop.admin.token });
     expect(answer.body.data).toEqual(expected);
   });
 
   it('counts each category and each agent as the listings do', async () => {
-    const perCategory = await rows<{ id: string; count: number }>(sql`select c.id, count(l.id)::int as count from categories c left join listings l on l."categoryId" = c.id group by c.id`);
+    const perCategory = await rows<{ id: string; count: number }>(sql`select c.id, count(l.id)::int as count from categories c left join listings l on l."categoryId" = c.id and l."deletedAt" is null group by c.id`);
     const categories = await api.get('/api/categories');
     for (const { id, count } of perCategory) {
       expect(categories.body.data.find((category: { id: string }) => category.id === id)).toMatchObject({ listingCount: count, _count: { listings: count } });
@@ -519,7 +528,7 @@ describe('counts read from kept totals at scale', () => {
     const one = await api.get(`/api/categories/${phonesId}`);
     expect(one.body.data.listingCount).toBe(perCategory.find((category) => category.id === phonesId)!.count);
 
-    const perAgent = await rows<{ id: string; count: number }>(sql`select u.id, count(l.id)::int as count from users u left join listings l on l."agentId" = u.id where u.role = 'AGENT' group by u.id`);
+    const perAgent = await rows<{ id: string; count: number }>(sql`select u.id, count(l.id)::int as count from users u left join listings l on l."agentId" = u.id and l."deletedAt" is null where u.role = 'AGENT' group by u.id`);
     const agents = await api.get('/api/auth/agents?limit=100', { token: shop.admin.token });
     for (const { id, count } of perAgent) {
       expect(agents.body.data.find((listed: { id: string }) => listed.id === id)).toMatchObject({ listingCount: count });

@@ -87,7 +87,7 @@ describe('listing writes drive the channel', () => {
     for (const messageId of posted) expect(bot.messagesIn(CHANNEL).has(messageId)).toBe(false);
   });
 
-  it('edits the post when the listing is updated, and removes it when the listing is deleted', async () => {
+  it('edits the post when the listing is updated, and removes it when the listing goes to the trash', async () => {
     const created = await createListing();
     const { id } = created.body.data;
     const messageId = (await logsOf(id))[0]!.messageId!;
@@ -110,7 +110,11 @@ describe('listing writes drive the channel', () => {
     expect(deleted.status).toBe(200);
     expect(bot.callsTo('deleteMessages').map((call) => [call.chatId, call.params.message_ids])).toEqual([[CHANNEL, [messageId]]]);
     expect(bot.messagesIn(CHANNEL).has(messageId)).toBe(false);
-    expect(await logsOf(id)).toEqual([]);
+    // The entries stay with the listing in the trash.
+    expect((await logsOf(id)).map((entry) => [entry.action, entry.status, entry.messageId])).toEqual([
+      ['NEW_POST', 'SUCCESS', messageId],
+      ['EDITED', 'SUCCESS', messageId],
+    ]);
   });
 
   it('creates the listing while the channel is down, recording the failure and telling the agent', async () => {

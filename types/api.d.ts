@@ -56,7 +56,7 @@ export interface paths {
         };
         /**
          * The audit trail: who changed what, newest first
-         * @description One entry per write by an administrator or agent (listings and their sales, categories and their seeding, settings, agent codes, agents, channel configs, profiles), made in the write's own transaction, so a refused write leaves none. Each entry is `{ id, at, actor: { id, role, email }, action, entity, entityId, changes, requestId, ip }`: `action` is `create`, `update`, `delete` or the operation's own verb (`sell`, `revoke`, `seed`); `changes` holds only the fields that changed, as `{ before, after }`, and a secret (bot token, password, agent code) only as `"***"`. `requestId` is the `X-Request-Id` of the answer to the write. Filters: `entity`, `entityId`, `actorId`, `action`, and `from`/`to` (ISO 8601, inclusive). Entries older than `AUDIT_RETENTION_DAYS` (default 365) are removed by the sweeper.
+         * @description One entry per write by an administrator or agent (listings and their sales, categories and their seeding, settings, agent codes, agents, channel configs, profiles), made in the write's own transaction, so a refused write leaves none. Each entry is `{ id, at, actor: { id, role, email }, action, entity, entityId, changes, requestId, ip }`: `action` is `create`, `update`, `delete` or the operation's own verb (`sell`, `revoke`, `seed`; for a listing also `trash`, `restore`, and `purge` when the sweeper deletes it for good, with no actor); `changes` holds only the fields that changed, as `{ before, after }`, and a secret (bot token, password, agent code) only as `"***"`. `requestId` is the `X-Request-Id` of the answer to the write. Filters: `entity`, `entityId`, `actorId`, `action`, and `from`/`to` (ISO 8601, inclusive). Entries older than `AUDIT_RETENTION_DAYS` (default 365) are removed by the sweeper.
          *
          *     Administrators only: needs a bearer token of a `SUPER_ADMIN`.
          */
@@ -454,7 +454,7 @@ export interface paths {
         };
         /**
          * Run the sweeper (Vercel Cron)
-         * @description 401 for any caller but the scheduler, 503 in production without CRON_SECRET. Posts channel entries left PENDING by an invocation that died and retries failed ones whose failure can heal (up to 5 attempts, about 1, 5, 15 and 60 minutes apart), removes expired idempotency keys, unattached direct uploads and audit entries past `AUDIT_RETENTION_DAYS`; answers how many of each.
+         * @description 401 for any caller but the scheduler, 503 in production without CRON_SECRET. Posts channel entries left PENDING by an invocation that died and retries failed ones whose failure can heal (up to 5 attempts, about 1, 5, 15 and 60 minutes apart), removes expired idempotency keys, unattached direct uploads, audit entries past `AUDIT_RETENTION_DAYS`, listings in the trash past `TRASH_RETENTION_DAYS` (up to 1,000 per sweep) with their images, and the images of deleted listings whose files were left behind; answers how many of each.
          *
          *     The scheduler only: needs `Authorization: Bearer <CRON_SECRET>`.
          */
@@ -556,7 +556,9 @@ export interface paths {
         };
         /**
          * List listings (an agent sees only their own)
-         * @description Needs a bearer token (any role).
+         * @description Listings in the trash are left out. `trashed=true` lists the trash instead (an agent's own listings in it, an administrator's all), newest deletion first, each with `deletedAt`; the other filters and paging apply.
+         *
+         *     Needs a bearer token (any role).
          */
         get: operations["getListings"];
         put?: never;
@@ -588,8 +590,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a listing and its images
-         * @description Needs a bearer token (any role).
+         * Move a listing to the trash, or (`permanent=true`) delete it and its images for good
+         * @description Without `permanent`, the listing goes to the trash: it leaves the storefront, every list, every count and the search at once, and its channel posts are deleted; its images are kept, so `POST /api/listings/:id/restore` brings it back as it was. A listing already in the trash is 404. The sweeper deletes a listing for good once it has been in the trash `TRASH_RETENTION_DAYS` (default 30). With `permanent=true` the listing and its images are deleted for good: by an administrator (a listing not in the trash passes through it first), or by its agent once it is in the trash (409 before). Another agent's listing is 404 then.
+         *
+         *     Needs a bearer token (any role).
          */
         delete: operations["deleteListingsById"];
         options?: never;
@@ -601,6 +605,28 @@ export interface paths {
          *     Needs a bearer token (any role).
          */
         patch: operations["patchListingsById"];
+        trace?: never;
+    };
+    "/api/listings/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring a listing back from the trash
+         * @description By an administrator or the listing's agent (another agent's listing is 404). The listing comes back as it was: status, stock, attributes, photos, and so its counts, search and place in every list. An AVAILABLE listing is posted to the channel again when posting is on. A listing that is not in the trash is 409; of two restores at once, one restores and the other is 409.
+         *
+         *     Needs a bearer token (any role).
+         */
+        post: operations["postListingsByIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/notifications": {
@@ -5311,6 +5337,8 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description When the listing was moved to the trash; null while it is in the shop. */
+                            deletedAt: string | null;
                             category: {
                                 /** Format: uuid */
                                 id: string;
@@ -5570,6 +5598,8 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description When the listing was moved to the trash; null while it is in the shop. */
+                            deletedAt: string | null;
                             category: {
                                 /** Format: uuid */
                                 id: string;
@@ -5835,6 +5865,8 @@ export interface operations {
                             idempotencyKeysRemoved: number;
                             unattachedUploadsRemoved: number;
                             auditEntriesRemoved: number;
+                            trashedListingsPurged: number;
+                            leftBehindImagesRemoved: number;
                         };
                     };
                 };
@@ -6200,6 +6232,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                trashed?: boolean;
                 status?: "AVAILABLE" | "PENDING" | "SOLD" | "ARCHIVED";
                 categoryId?: string;
                 minPrice?: number;
@@ -6277,6 +6310,8 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description When the listing was moved to the trash; null while it is in the shop. */
+                            deletedAt: string | null;
                             category: {
                                 /** Format: uuid */
                                 id: string;
@@ -6550,6 +6585,8 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description When the listing was moved to the trash; null while it is in the shop. */
+                            deletedAt: string | null;
                             category: {
                                 /** Format: uuid */
                                 id: string;
@@ -6866,6 +6903,8 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description When the listing was moved to the trash; null while it is in the shop. */
+                            deletedAt: string | null;
                             category: {
                                 /** Format: uuid */
                                 id: string;
@@ -7009,7 +7048,9 @@ export interface operations {
     };
     deleteListingsById: {
         parameters: {
-            query?: never;
+            query?: {
+                permanent?: boolean;
+            };
             header?: never;
             path: {
                 id: string;
@@ -7110,6 +7151,26 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description A unique value is taken, or the record is not in a state that allows this */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                         details?: components["schemas"]["ErrorDetail"][];
                     };
                 };
@@ -7340,6 +7401,8 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description When the listing was moved to the trash; null while it is in the shop. */
+                            deletedAt: string | null;
                             category: {
                                 /** Format: uuid */
                                 id: string;
@@ -7553,6 +7616,244 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UPSTREAM_FAILED";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "DEPENDENCY_UNAVAILABLE";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+        };
+    };
+    postListingsByIdRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The `data` envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** Listing */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @example iPhone 15 Pro 256GB, Natural Titanium */
+                            title: string;
+                            description: string | null;
+                            /** @example 899.99 */
+                            price: number;
+                            /** @enum {string} */
+                            status: "AVAILABLE" | "PENDING" | "SOLD" | "ARCHIVED";
+                            city: string | null;
+                            neighborhood: string | null;
+                            /** @description Absolute URLs, in display order. */
+                            images: string[];
+                            /** @description The same images with their size, placeholder and srcset. */
+                            photos: {
+                                /**
+                                 * Format: uri
+                                 * @description The stored image, as `images`, `hero` and `gallery` show it.
+                                 */
+                                url: string;
+                                /** @description Intrinsic width in pixels. */
+                                width: number | null;
+                                /** @description Intrinsic height in pixels. */
+                                height: number | null;
+                                /** @description ThumbHash of the photo, standard base64 (about 25 bytes): draw it blurred while the photo loads. */
+                                placeholder: string | null;
+                                /** @description For `<img srcset>`: `<url> 320w, <url> 640w, <url> 1200w`, only the copies that exist (none wider than the photo), narrowest first, each descriptor its true width. */
+                                srcset: string;
+                            }[];
+                            /**
+                             * @example {
+                             *       "brand": "Apple",
+                             *       "model": "iPhone 15 Pro",
+                             *       "storage": "256GB",
+                             *       "condition": "Used - Like New",
+                             *       "hasWarranty": true
+                             *     }
+                             */
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            };
+                            customTelegramCaption: string | null;
+                            /** Format: uuid */
+                            categoryId: string;
+                            agentId: string | null;
+                            viewsCount: number;
+                            inquiryClicks: number;
+                            stockQuantity: number;
+                            commissionPercent: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description When the listing was moved to the trash; null while it is in the shop. */
+                            deletedAt: string | null;
+                            category: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                displayName: string;
+                                icon: string;
+                            };
+                            agent: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                phone: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: `details` lists each field at fault */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description Missing, malformed, invalid or expired token, or the user no longer exists */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description The role may not call this, or the record belongs to another agent */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description No record with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description A unique value is taken, or the record is not in a state that allows this */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description Unexpected failure (`Internal server error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_ERROR";
                         details?: components["schemas"]["ErrorDetail"][];
                     };
                 };

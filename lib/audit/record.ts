@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { auditEntries, type Role } from '../db/schema.js';
 import type { AuditChanges } from './changes.js';
@@ -19,19 +20,28 @@ export interface AuditEvent {
   entity: AuditEntity;
   entityId: string | null;
   changes: AuditChanges;
+  /**
+   * For a write recorded as several steps (0 first): each is at a millisecond after the one
+   * before, so the trail, newest first, lists them in the order they happened.
+   */
+  step?: number;
 }
 
-/** Adds the entry of a write; called in the write's transaction, so a write that fails leaves none. */
-export async function recordAudit(tx: Executor, source: AuditSource, event: AuditEvent): Promise<void> {
+/**
+ * Adds the entry of a write; called in the write's transaction, so a write that fails leaves none.
+ * `source` is null for a write the service makes on its own (the sweeper): no actor, request or address.
+ */
+export async function recordAudit(tx: Executor, source: AuditSource | null, event: AuditEvent): Promise<void> {
   await tx.insert(auditEntries).values({
-    actorId: source.user.id,
-    actorRole: source.user.role,
-    actorEmail: source.user.email,
+    actorId: source?.user.id ?? null,
+    actorRole: source?.user.role ?? null,
+    actorEmail: source?.user.email ?? null,
     action: event.action,
     entity: event.entity,
     entityId: event.entityId,
     changes: event.changes,
-    requestId: source.requestId,
-    ip: source.clientIp,
+    requestId: source?.requestId ?? null,
+    ip: source?.clientIp ?? null,
+    ...(event.step ? { at: sql`now() + make_interval(secs => ${event.step / 1000})` } : {}),
   });
 }

@@ -6,6 +6,7 @@ import type { IdParams } from '../http/common-schemas.js';
 import { categoryTag, invalidateEdgeCache } from '../http/edge-cache.js';
 import { created, ok, type Reply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
+import { countTrashedListingsInCategory } from '../listings/trash-queries.js';
 import { log } from '../log.js';
 import { recordCategoryAudit } from './audit.js';
 import { DEFAULT_CATEGORIES } from './default-categories.js';
@@ -73,6 +74,12 @@ export async function deleteCategory({ params }: { params: Params }, ctx: Caller
     if (inUse > 0) {
       const listingsUsingIt = inUse === 1 ? '1 listing uses it' : `${inUse} listings use it`;
       throw ApiError.conflict(`Category "${category.displayName}" cannot be deleted: ${listingsUsingIt}`);
+    }
+    // A listing in the trash comes back into its own category, so it keeps the category too.
+    const inTrash = await countTrashedListingsInCategory(tx, category.id);
+    if (inTrash > 0) {
+      const trashUsingIt = inTrash === 1 ? '1 listing in the trash uses it' : `${inTrash} listings in the trash use it`;
+      throw ApiError.conflict(`Category "${category.displayName}" cannot be deleted: ${trashUsingIt} (restore and move them, or delete them for good)`);
     }
     await deleteCategoryRow(tx, category.id);
     await recordCategoryAudit(tx, ctx, 'delete', category, null);

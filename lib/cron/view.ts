@@ -7,4 +7,6 @@ export const SweepView = v.object({
   idempotencyKeysRemoved: Count,
   unattachedUploadsRemoved: Count,
   auditEntriesRemoved: Count,
+  trashedListingsPurged: Count,
+  leftBehindImagesRemoved: Count,
 });

@@ -144,6 +144,12 @@ export const listings = pgTable(
     commissionPercent: numeric('commissionPercent', { precision: 5, scale: 2, mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * When the listing was moved to the trash; null while it is in the shop. A trashed listing is
+     * out of every read and kept count (the triggers of migration 0025 treat it as absent) until it
+     * is restored, or removed for good by an administrator or the sweeper.
+     */
+    deletedAt: timestamp('deletedAt', { precision: 3, withTimezone: true }),
   },
   (t) => [
     index('listings_city_neighborhood_idx').on(t.city, t.neighborhood),
@@ -201,6 +207,11 @@ export const listings = pgTable(
     index('listings_available_categoryId_priceBand_createdAt_idx')
       .on(t.categoryId, sql`listing_price_band(${t.price})`, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.price)
       .where(sql`${t.status} = 'AVAILABLE'`),
+    // The trash, newest deletion first, and the listings past their time in it: a small index of
+    // the few trashed listings, which every other index also holds.
+    index('listings_trashed_deletedAt_idx')
+      .on(t.deletedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.deletedAt} is not null`),
   ],
 );
 
@@ -449,6 +460,20 @@ export const searchTerms = pgTable(
     // Suggestions whose words start with what the shopper typed, or nearly do.
     index('search_terms_suggestion_trgm_idx').using('gin', t.term.op('gin_trgm_ops')).where(sql`${t.kind} <> 'word'`),
   ],
+);
+
+/**
+ * Stored images of listings removed for good whose files are still to be deleted: queued in the
+ * transaction that removes the listing, and taken off once the files are gone. A process that dies
+ * in between leaves them here, and the sweeper deletes them.
+ */
+export const imageRemovals = pgTable(
+  'image_removals',
+  {
+    ref: text('ref').primaryKey(),
+    queuedAt: timestamp('queuedAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('image_removals_queuedAt_idx').on(t.queuedAt)],
 );
 
 /** Cached outside lookups (such as the bot's public profile) shared across instances. */

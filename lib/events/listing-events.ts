@@ -5,8 +5,13 @@ import { defer } from '../http/deferred-work.js';
 export type ListingEvent =
   | { type: 'listing.created'; listingId: string }
   | { type: 'listing.updated'; listingId: string }
-  /** Recorded before the row is deleted, in the same transaction: the listing can still be read. */
-  | { type: 'listing.deleted'; listingId: string };
+  /**
+   * The listing left the shop: moved to the trash, or removed for good without passing through it.
+   * Recorded before a removal deletes the row, in the same transaction: the listing can still be read.
+   */
+  | { type: 'listing.deleted'; listingId: string }
+  /** The listing came back from the trash as it was. */
+  | { type: 'listing.restored'; listingId: string };
 
 /** Work a listener starts once the write has committed. */
 export type AfterCommit = () => Promise<void>;

@@ -18,10 +18,22 @@ const AUDITED_FIELDS = [
   'customTelegramCaption',
   'city',
   'neighborhood',
+  'deletedAt',
 ] as const;
 
-/** The audit entry of a listing write: the fields that changed between the two versions. */
-export function recordListingAudit(tx: Executor, source: AuditSource, action: string, before: ListingRow | null, after: ListingRow | null): Promise<void> {
+/**
+ * The audit entry of a listing write: the fields that changed between the two versions. Moving a
+ * listing to the trash is `trash`, bringing it back `restore`, removing it for good `delete` (or
+ * `purge`, by the sweeper, whose source is null).
+ */
+export function recordListingAudit(
+  tx: Executor,
+  source: AuditSource | null,
+  action: string,
+  before: ListingRow | null,
+  after: ListingRow | null,
+  step?: number,
+): Promise<void> {
   const entityId = (after ?? before)!.id;
-  return recordAudit(tx, source, { action, entity: 'listing', entityId, changes: changesBetween(before, after, AUDITED_FIELDS) });
+  return recordAudit(tx, source, { action, entity: 'listing', entityId, changes: changesBetween(before, after, AUDITED_FIELDS), step });
 }

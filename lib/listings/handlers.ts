@@ -20,7 +20,6 @@ import { keptImages } from './kept-images.js';
 import { notifyListingCreated, notifyListingUpdated } from './notifications.js';
 import { listingPresenter } from './presenter.js';
 import {
-  deleteListingRow,
   findAgentSummary,
   findListing,
   findListingDetails,
@@ -35,6 +34,7 @@ import {
   type ListingChanges,
   type ListingRow,
 } from './queries.js';
+import { listTrashedListingDetails } from './trash-queries.js';
 import { MAX_LISTING_IMAGES, type ListingCreateBody, type ListingListQuery, type ListingUpdateBody, type listingImagesForm } from './schema.js';
 
 type Caller = RequestContext<'token'>;
@@ -42,7 +42,7 @@ type ImageFiles = Input<{ form: typeof listingImagesForm }>['files'];
 type ListingParams = v.InferOutput<typeof IdParams>;
 
 /** An administrator manages every listing, an agent only their own. */
-function assertCanManage(user: AuthUser, listing: Pick<ListingRow, 'agentId'>): void {
+export function assertCanManage(user: AuthUser, listing: Pick<ListingRow, 'agentId'>): void {
   if (user.role !== 'SUPER_ADMIN' && listing.agentId !== user.id) throw ApiError.forbidden();
 }
 
@@ -89,7 +89,7 @@ async function withStoredImages<T>(refs: string[], write: () => Promise<T>): Pro
  * Purges the cached public answers a committed listing write changed: the storefront's lists and
  * filters and the categories' counts, and each category the listing was or is in.
  */
-function invalidateListingAnswers(...categoryIds: string[]): Promise<void> {
+export function invalidateListingAnswers(...categoryIds: string[]): Promise<void> {
   return invalidateEdgeCache(['listings', ...categoryIds.map(categoryTag)]);
 }
 
@@ -155,7 +155,8 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
 
 export async function listListings({ query }: { query: ListingListQuery }, { user }: Caller): Promise<Reply> {
   const db = await getDb();
-  const { rows, total } = await listListingDetails(db, query, user.role === 'SUPER_ADMIN' ? undefined : user.id);
+  const agentId = user.role === 'SUPER_ADMIN' ? undefined : user.id;
+  const { rows, total } = query.trashed ? await listTrashedListingDetails(db, query, agentId) : await listListingDetails(db, query, agentId);
   const photos = await findPhotoRecords(db, rows.flatMap((row) => row.images));
   return paginated(
     rows.map((row) => listingPresenter(row, photos)),
@@ -258,21 +259,3 @@ export async function updateListing(
   return ok(listingPresenter(row, photos));
 }
 
-export async function deleteListing({ params }: { params: ListingParams }, ctx: Caller): Promise<Reply> {
-  const { user } = ctx;
-  const db = await getDb();
-  const { listing, afterCommit } = await inTransaction(db, async (tx) => {
-    const row = await lockListing(tx, params.id);
-    if (!row) throw notFoundError('Listing', params.id);
-    assertCanManage(user, row);
-    // Recorded before the delete: listeners read what goes with the row (its channel posts).
-    const recorded = await recordListingEvent(tx, { type: 'listing.deleted', listingId: params.id });
-    await deleteListingRow(tx, params.id);
-    await recordListingAudit(tx, ctx, 'delete', row, null);
-    return { listing: row, afterCommit: recorded };
-  });
-  await invalidateListingAnswers(listing.categoryId);
-  await removeImages(listing.images);
-  void afterCommit();
-  return ok({ id: listing.id });
-}

@@ -9,8 +9,10 @@ import { DEFERRED_FROM, PROBE_PER_WANTED, PROBE_WINDOW, WALK_GROWTH, WALK_PER_WA
 
 /** A list of listings, newest first, split by what serves each condition. */
 export interface NewestFirstSearch {
-  /** Conditions an index reads in newest-first order: status, category and status, agent. */
+  /** Conditions an index reads in newest-first order (status, category and status, agent), and out of the trash. */
   indexed: SQL | undefined;
+  /** The same listings as `indexed`, on the index's own columns: what a read of the index alone (a deep page's ids) filters by. */
+  indexOnly: SQL | undefined;
   /** How many listings `indexed` matches, from the kept totals; asked only when needed. */
   indexedCount: () => Promise<number>;
   /** Conditions checked on each row (text, attributes, price, ...); undefined when none. */
@@ -45,8 +47,8 @@ export type ListingOrder = SQL[];
 
 export const newestFirst: ListingOrder = [desc(listings.createdAt), desc(listings.id)];
 
-function pageIds(executor: Executor, indexed: SQL | undefined, offset: number, limit: number) {
-  return executor.select({ id: listings.id }).from(listings).where(indexed).orderBy(...newestFirst).limit(limit).offset(offset);
+function pageIds(executor: Executor, indexOnly: SQL | undefined, offset: number, limit: number) {
+  return executor.select({ id: listings.id }).from(listings).where(indexOnly).orderBy(...newestFirst).limit(limit).offset(offset);
 }
 
 /** The rows without the `matched` column they were selected with. */
@@ -124,7 +126,7 @@ export async function newestFirstPage<Row>(
     const [rows, total] = await Promise.all([
       offset < DEFERRED_FROM
         ? selectRows(executor, sql`null`).where(indexed).orderBy(...newestFirst).limit(limit).offset(offset)
-        : selectRows(executor, sql`null`).where(inArray(listings.id, pageIds(executor, indexed, offset, limit))).orderBy(...newestFirst),
+        : selectRows(executor, sql`null`).where(inArray(listings.id, pageIds(executor, search.indexOnly, offset, limit))).orderBy(...newestFirst),
       counted ? search.indexedCount() : undefined,
     ]);
     return { rows: pageOf(rows), total: total === undefined ? undefined : { total, exact: true } };

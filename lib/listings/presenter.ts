@@ -29,6 +29,7 @@ export function listingPresenter(row: ListingDetailRow, photos: PhotoRecords): L
     commissionPercent: row.commissionPercent === null ? null : Number(row.commissionPercent),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    deletedAt: row.deletedAt,
     category: row.category,
     agent: row.agent,
   };

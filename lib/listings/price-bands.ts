@@ -5,6 +5,7 @@ import type { Executor } from '../db/client.js';
 import { listingPriceBandTotals, listings } from '../db/schema.js';
 import { queryRows } from '../db/query-rows.js';
 import { newestFirst, pageOf, type RowSelection } from './newest-first.js';
+import { notTrashedById } from './queries.js';
 import { BAND_QUOTA_FROM, BAND_QUOTA_ROOM } from './read-tuning.js';
 
 /**
@@ -33,9 +34,12 @@ function bandRange(search: PriceBandSearch): { first: SQL; last: SQL } {
   };
 }
 
-/** Available listings of the search's category, as the band indexes' partial predicate reads them. */
+/**
+ * Available listings of the search's category, as the band indexes' partial predicate reads them,
+ * out of the trash by their ids: every read here is of a band index alone.
+ */
 function availableIn(search: PriceBandSearch): SQL {
-  return and(sql`${listings.status} = 'AVAILABLE'`, search.categoryId === undefined ? undefined : eq(listings.categoryId, search.categoryId))!;
+  return and(sql`${listings.status} = 'AVAILABLE'`, search.categoryId === undefined ? undefined : eq(listings.categoryId, search.categoryId), notTrashedById)!;
 }
 
 function withinRange(search: PriceBandSearch): SQL | undefined {

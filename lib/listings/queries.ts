@@ -1,4 +1,4 @@
-import { and, arrayOverlaps, eq, gte, lte } from 'drizzle-orm/sql/expressions/conditions';
+import { and, arrayOverlaps, eq, gte, isNull, lte } from 'drizzle-orm/sql/expressions/conditions';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { getTableColumns } from 'drizzle-orm/utils';
 import type { MatchedTotal } from '../db/bounded-total.js';
@@ -14,6 +14,25 @@ export type ListingRow = typeof listings.$inferSelect;
 export type NewListing = typeof listings.$inferInsert;
 /** Column changes of an update; `stockQuantity` and `status` may be SQL computed from the row itself. */
 export type ListingChanges = { [K in keyof NewListing]?: NewListing[K] | SQL };
+
+/**
+ * A listing out of the trash: every read of listings but the trash's own and those of a write
+ * that may find a trashed listing (moving it back, removing it for good) holds this condition.
+ * Trashed listings are few, so it is checked on the rows an index gives, never served by one.
+ */
+export const notTrashed: SQL = isNull(listings.deletedAt);
+
+/**
+ * notTrashed on a listing's id alone, for reads of an index alone (a deep page's ids, the price
+ * bands), where checking `deletedAt` would read every row the index walks: the trashed ids are read
+ * once from the trash's own index into a hash, and each entry's id is looked up in it.
+ */
+export const notTrashedById: SQL = sql`${listings.id} not in (select trashed.id from ${listings} as trashed where trashed."deletedAt" is not null)`;
+
+/** The listings an index's `conditions` give, out of the trash, as a newest-first search takes them (see NewestFirstSearch). */
+export function outOfTrash(conditions: SQL | undefined): Pick<NewestFirstSearch, 'indexed' | 'indexOnly'> {
+  return { indexed: and(conditions, notTrashed), indexOnly: and(conditions, notTrashedById) };
+}
 
 export interface AgentSummary {
   id: string;
@@ -44,12 +63,12 @@ export function selectListingDetails(executor: Executor) {
 export type ListingDetailRow = Awaited<ReturnType<typeof selectListingDetails>>[number];
 
 export async function findListingDetails(executor: Executor, id: string): Promise<ListingDetailRow | undefined> {
-  const [row] = await selectListingDetails(executor).where(eq(listings.id, id)).limit(1);
+  const [row] = await selectListingDetails(executor).where(and(eq(listings.id, id), notTrashed)).limit(1);
   return row;
 }
 
 export async function findListing(executor: Executor, id: string): Promise<ListingRow | undefined> {
-  const [row] = await executor.select().from(listings).where(eq(listings.id, id)).limit(1);
+  const [row] = await executor.select().from(listings).where(and(eq(listings.id, id), notTrashed)).limit(1);
   return row;
 }
 
@@ -70,17 +89,36 @@ export async function findListingWithRules(executor: Executor, id: string) {
     })
     .from(listings)
     .innerJoin(categories, eq(categories.id, listings.categoryId))
-    .where(eq(listings.id, id))
+    .where(and(eq(listings.id, id), notTrashed))
     .limit(1);
   return row;
 }
 
 export type ListingWithRules = NonNullable<Awaited<ReturnType<typeof findListingWithRules>>>;
 
-/** Reads the listing and locks it until the transaction ends, so concurrent writes to it queue up. */
+/**
+ * Reads the listing (out of the trash) and locks it until the transaction ends, so concurrent
+ * writes to it queue up; one moved to the trash meanwhile is not found.
+ */
 export async function lockListing(executor: Executor, id: string): Promise<ListingRow | undefined> {
+  const [row] = await executor.select().from(listings).where(and(eq(listings.id, id), notTrashed)).for('update').limit(1);
+  return row;
+}
+
+/** As lockListing(), in the trash or out of it: for the writes that move a listing in or out. */
+export async function lockListingInOrOutOfTrash(executor: Executor, id: string): Promise<ListingRow | undefined> {
   const [row] = await executor.select().from(listings).where(eq(listings.id, id)).for('update').limit(1);
   return row;
+}
+
+/**
+ * Whether the listing is in the shop or in the trash (undefined when it is gone), share-locked
+ * until the transaction ends: a move to the trash or a removal waits for this transaction, or
+ * this read waits for theirs and sees what they did.
+ */
+export async function shareLockListing(executor: Executor, id: string): Promise<{ trashed: boolean } | undefined> {
+  const [row] = await executor.select({ deletedAt: listings.deletedAt }).from(listings).where(eq(listings.id, id)).for('share').limit(1);
+  return row && { trashed: row.deletedAt !== null };
 }
 
 /**
@@ -99,19 +137,33 @@ export async function imagesInUse(tx: Executor, refs: readonly string[]): Promis
   return refs.filter((ref) => holders.some((holder) => holder.images.includes(ref)));
 }
 
-/**
- * A newest-first search over listings, split as newestFirstPage() reads it: what an index serves in
- * order, what is checked per row, and what the kept totals count.
- */
-function listSearch(executor: Executor, filters: ListingListQuery, agentId: string | undefined): Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted'> {
-  const { status, categoryId } = filters;
-  const rowFilters: Array<SQL | undefined> = [
+/** The list's filters that no index of it serves: price, place and text, checked on each row. */
+function rowFiltersOf(filters: ListingListQuery): SQL[] {
+  return [
     filters.minPrice === undefined ? undefined : gte(listings.price, filters.minPrice),
     filters.maxPrice === undefined ? undefined : lte(listings.price, filters.maxPrice),
     filters.city === undefined ? undefined : sql`lower(${listings.city}) = lower(${filters.city})`,
     filters.neighborhood === undefined ? undefined : sql`lower(${listings.neighborhood}) = lower(${filters.neighborhood})`,
     filters.search === undefined ? undefined : textMatches(filters.search),
   ].filter((condition) => condition !== undefined);
+}
+
+/** Every filter of the list as one condition, for a list small enough to check them all on each row (the trash). */
+export function listFilterConditions(filters: ListingListQuery): SQL | undefined {
+  return and(
+    filters.status === undefined ? undefined : eq(listings.status, filters.status),
+    filters.categoryId === undefined ? undefined : eq(listings.categoryId, filters.categoryId),
+    ...rowFiltersOf(filters),
+  );
+}
+
+/**
+ * A newest-first search over listings, split as newestFirstPage() reads it: what an index serves in
+ * order, what is checked per row, and what the kept totals count.
+ */
+function listSearch(executor: Executor, filters: ListingListQuery, agentId: string | undefined): Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted' | 'indexOnly'> {
+  const { status, categoryId } = filters;
+  const rowFilters = rowFiltersOf(filters);
   const byStatus = status === undefined ? undefined : eq(listings.status, status);
   const byCategory = categoryId === undefined ? undefined : eq(listings.categoryId, categoryId);
 
@@ -147,13 +199,14 @@ function listingDetailRows(source: Pick<Executor, 'select'>, matched: SQL<number
     .$dynamic();
 }
 
-/** One page of the search, newest first, and how many match (exact, or a flagged estimate). */
+/** One page of the search among the listings out of the trash, newest first, and how many match (exact, or a flagged estimate). */
 export function pageOfListingDetails(
   executor: Executor,
-  search: Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted'>,
+  search: Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted' | 'indexOnly'>,
   page: PageQuery,
 ): Promise<{ rows: ListingDetailRow[]; total?: MatchedTotal }> {
-  return newestFirstPage(executor, { ...search, offset: offsetOf(page), limit: page.limit, counted: true }, listingDetailRows);
+  const inShop = { ...search, ...outOfTrash(search.indexed) };
+  return newestFirstPage(executor, { ...inShop, offset: offsetOf(page), limit: page.limit, counted: true }, listingDetailRows);
 }
 
 /** One page of listings matching the filters; `agentId` limits it to one agent's listings. */
@@ -171,7 +224,7 @@ export async function incrementViews(executor: Executor, id: string): Promise<nu
   const [row] = await executor
     .update(listings)
     .set({ viewsCount: sql`${listings.viewsCount} + 1` })
-    .where(eq(listings.id, id))
+    .where(and(eq(listings.id, id), notTrashed))
     .returning({ viewsCount: listings.viewsCount });
   return row?.viewsCount;
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { listingStatusEnum } from '../db/schema.js';
-import { pageQuery, QueryNumber, Uuid } from '../http/common-schemas.js';
+import { pageQuery, QueryBoolean, QueryNumber, Uuid } from '../http/common-schemas.js';
 import { DirectUploadResponse } from '../media/direct-upload.js';
 import { imageUploadForm, LISTING_IMAGE_LIMITS } from '../media/image-upload-form.js';
 import { ATTRIBUTES_EXAMPLE } from './view.js';
@@ -174,6 +174,8 @@ const QueryPrice = omittable(v.pipe(QueryNumber, v.minValue(0, 'must be at least
 
 export const ListingListQuery = v.object({
   ...pageQuery(),
+  /** The caller's listings in the trash instead (an administrator's: all of them), newest deletion first. */
+  trashed: v.optional(v.pipe(QueryBoolean, v.description('true: the listings in the trash, newest deletion first, with `deletedAt`.')), 'false'),
   status: omittable(Status),
   categoryId: omittable(Uuid),
   minPrice: QueryPrice,
@@ -184,3 +186,13 @@ export const ListingListQuery = v.object({
 });
 
 export type ListingListQuery = v.InferOutput<typeof ListingListQuery>;
+
+/** `DELETE /api/listings/:id`: to the trash, or (`permanent=true`) removed for good with its images. */
+export const ListingDeleteQuery = v.object({
+  permanent: v.optional(
+    v.pipe(QueryBoolean, v.description('true: removed for good with its images (an administrator, or the agent of a listing in the trash); a listing not in the trash passes through it first.')),
+    'false',
+  ),
+});
+
+export type ListingDeleteQuery = v.InferOutput<typeof ListingDeleteQuery>;

@@ -33,6 +33,7 @@ export const ListingFields = {
   commissionPercent: v.nullable(v.number()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  deletedAt: v.pipe(v.nullable(Timestamp), v.description('When the listing was moved to the trash; null while it is in the shop.')),
   category: ListingCategory,
   agent: v.nullable(ListingAgent),
 };

@@ -112,23 +112,32 @@ export async function acceptDirectUploads(uploads: readonly DirectUploadResponse
 /**
  * Deletes stored images with their renditions and photo records, best-effort: a failure is logged
  * and never thrown, because the write it follows has already succeeded or already failed.
- * References no storage owns are left alone.
+ * References no storage owns are left alone. Answers the references whose files could not be
+ * deleted (deleting one already gone succeeds), for a caller that tries them again later.
  */
-export async function removeImages(refs: Iterable<string>): Promise<void> {
+export async function removeStoredImages(refs: Iterable<string>): Promise<string[]> {
   const unique = [...new Set(refs)];
-  if (unique.length === 0) return;
+  if (unique.length === 0) return [];
   await deletePhotoRecords(await getDb(), unique).catch((error: unknown) => log.warn('could not delete photo records', { refs: unique, error }));
-  await Promise.all(
+  const failed = await Promise.all(
     unique.map(async (ref) => {
       try {
         const storage = await storageFor(ref);
         if (storage) await storage.remove(ref);
         else log.warn('image reference not owned by any storage, left alone', { ref });
+        return [];
       } catch (error) {
         log.warn('could not delete a stored image', { ref, error });
+        return [ref];
       }
     }),
   );
+  return failed.flat();
+}
+
+/** removeStoredImages(), for callers that leave a failure at the log. */
+export async function removeImages(refs: Iterable<string>): Promise<void> {
+  await removeStoredImages(refs);
 }
 
 /**

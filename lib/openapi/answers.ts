@@ -63,6 +63,7 @@ export const ANSWERS: Record<string, AnswerShape> = {
   'GET /api/listings/:id': { data: ListingView },
   'PATCH /api/listings/:id': { data: ListingView },
   'DELETE /api/listings/:id': { data: DeletedView },
+  'POST /api/listings/:id/restore': { data: ListingView },
   'POST /api/uploads/signature': { data: UploadTicketView },
 
   'GET /api/public/listings': { data: PublicListingView },

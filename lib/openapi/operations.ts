@@ -85,11 +85,15 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     reply: 'paginated',
     description:
       'One entry per write by an administrator or agent (listings and their sales, categories and their seeding, settings, agent codes, agents, channel configs, profiles), made in the write\'s own transaction, so a refused write leaves none. ' +
-      'Each entry is `{ id, at, actor: { id, role, email }, action, entity, entityId, changes, requestId, ip }`: `action` is `create`, `update`, `delete` or the operation\'s own verb (`sell`, `revoke`, `seed`); `changes` holds only the fields that changed, as `{ before, after }`, and a secret (bot token, password, agent code) only as `"***"`. ' +
+      'Each entry is `{ id, at, actor: { id, role, email }, action, entity, entityId, changes, requestId, ip }`: `action` is `create`, `update`, `delete` or the operation\'s own verb (`sell`, `revoke`, `seed`; for a listing also `trash`, `restore`, and `purge` when the sweeper deletes it for good, with no actor); `changes` holds only the fields that changed, as `{ before, after }`, and a secret (bot token, password, agent code) only as `"***"`. ' +
       '`requestId` is the `X-Request-Id` of the answer to the write. Filters: `entity`, `entityId`, `actorId`, `action`, and `from`/`to` (ISO 8601, inclusive). Entries older than `AUDIT_RETENTION_DAYS` (default 365) are removed by the sweeper.',
   },
 
-  'GET /api/listings': { summary: 'List listings (an agent sees only their own)', reply: 'paginated' },
+  'GET /api/listings': {
+    summary: 'List listings (an agent sees only their own)',
+    reply: 'paginated',
+    description: 'Listings in the trash are left out. `trashed=true` lists the trash instead (an agent\'s own listings in it, an administrator\'s all), newest deletion first, each with `deletedAt`; the other filters and paging apply.',
+  },
   'POST /api/listings': {
     summary: 'Create a listing, with up to 10 images',
     successStatus: 201,
@@ -102,7 +106,20 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     errors: ['CONFLICT', 'NOT_CONFIGURED', 'ATTRIBUTES_INVALID', 'UPSTREAM_FAILED'],
     description: '`existingImages` (a JSON array) names the listing\'s images to keep, in order, each as answered (an absolute URL) or as stored (`/uploads/<file>`, or the image host\'s URL); an image the listing does not have is 400. New files, then `imageRefs`, are appended after them. Setting `status` to SOLD takes one from stock.',
   },
-  'DELETE /api/listings/:id': { summary: 'Delete a listing and its images' },
+  'DELETE /api/listings/:id': {
+    summary: 'Move a listing to the trash, or (`permanent=true`) delete it and its images for good',
+    errors: ['CONFLICT'],
+    description:
+      'Without `permanent`, the listing goes to the trash: it leaves the storefront, every list, every count and the search at once, and its channel posts are deleted; its images are kept, so `POST /api/listings/:id/restore` brings it back as it was. A listing already in the trash is 404. ' +
+      'The sweeper deletes a listing for good once it has been in the trash `TRASH_RETENTION_DAYS` (default 30). ' +
+      'With `permanent=true` the listing and its images are deleted for good: by an administrator (a listing not in the trash passes through it first), or by its agent once it is in the trash (409 before). Another agent\'s listing is 404 then.',
+  },
+  'POST /api/listings/:id/restore': {
+    summary: 'Bring a listing back from the trash',
+    errors: ['CONFLICT'],
+    description:
+      'By an administrator or the listing\'s agent (another agent\'s listing is 404). The listing comes back as it was: status, stock, attributes, photos, and so its counts, search and place in every list. An AVAILABLE listing is posted to the channel again when posting is on. A listing that is not in the trash is 409; of two restores at once, one restores and the other is 409.',
+  },
   'POST /api/uploads/signature': {
     summary: 'Sign direct uploads of images to the image host',
     errors: ['NOT_CONFIGURED', 'RATE_LIMITED'],
@@ -138,7 +155,7 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'GET /api/cron/sweep': {
     summary: 'Run the sweeper (Vercel Cron)',
     description:
-      '401 for any caller but the scheduler, 503 in production without CRON_SECRET. Posts channel entries left PENDING by an invocation that died and retries failed ones whose failure can heal (up to 5 attempts, about 1, 5, 15 and 60 minutes apart), removes expired idempotency keys, unattached direct uploads and audit entries past `AUDIT_RETENTION_DAYS`; answers how many of each.',
+      '401 for any caller but the scheduler, 503 in production without CRON_SECRET. Posts channel entries left PENDING by an invocation that died and retries failed ones whose failure can heal (up to 5 attempts, about 1, 5, 15 and 60 minutes apart), removes expired idempotency keys, unattached direct uploads, audit entries past `AUDIT_RETENTION_DAYS`, listings in the trash past `TRASH_RETENTION_DAYS` (up to 1,000 per sweep) with their images, and the images of deleted listings whose files were left behind; answers how many of each.',
   },
   'GET /api/public/filter-options': {
     summary: 'Filter values for a category',

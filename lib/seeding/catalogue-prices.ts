@@ -25,7 +25,7 @@ export async function catalogueBrowseCeilings(db: Executor): Promise<BrowseCeili
     db,
     sql`select c."displayName" as category, percentile_cont(${shares}) within group (order by l.price::float8) as ceilings
       from listings l join categories c on c.id = l."categoryId"
-      where l.status = 'AVAILABLE'
+      where l.status = 'AVAILABLE' and l."deletedAt" is null
       group by grouping sets ((c."displayName"), ())
       order by c."displayName" nulls first`,
   );

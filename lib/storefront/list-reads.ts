@@ -4,6 +4,7 @@ import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
 import { newestFirst, newestFirstPage, newestFirstTotal, pageOf, type NewestFirstSearch } from '../listings/newest-first.js';
+import { notTrashed } from '../listings/queries.js';
 import { priceBandPage, priceBandTotal, type PriceBandSearch } from '../listings/price-bands.js';
 import { priceOrder, priceOrderedPage } from '../listings/price-ordered.js';
 import { postedConditions, postedNewestPageIds, postedTermPageIds, postedTotal, type PostedScope } from '../listings/search-postings.js';
@@ -18,12 +19,12 @@ interface PageRead {
 }
 
 /**
- * The storefront's busiest statement, a near page of every available listing or of one category,
- * newest first, built and planned once per database and shape (with or without a category).
+ * The storefront's busiest statement, a near page of every available listing (out of the trash) or
+ * of one category, newest first, built and planned once per database and shape (with or without a category).
  */
 function prepareNearPage(executor: Executor, inCategory: boolean) {
   return publicPageRows(executor, sql`null`)
-    .where(and(eq(listings.status, 'AVAILABLE'), inCategory ? eq(listings.categoryId, categoryNamed(sql.placeholder('category'))) : undefined))
+    .where(and(eq(listings.status, 'AVAILABLE'), inCategory ? eq(listings.categoryId, categoryNamed(sql.placeholder('category'))) : undefined, notTrashed))
     .orderBy(...newestFirst)
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'))

@@ -6,6 +6,7 @@ import { categories, listingAttributeValues, listings, users, type CustomSocial,
 import { countListings } from '../db/kept-totals.js';
 import { photoRecordsOf, type PhotoRecord } from '../media/photo-records.js';
 import type { NewestFirstSearch } from '../listings/newest-first.js';
+import { notTrashed, outOfTrash } from '../listings/queries.js';
 import type { PostedSearch } from '../listings/search-postings.js';
 import type { TextSearch } from '../search/word-corrections.js';
 import { searchMatches } from '../search/word-matches.js';
@@ -118,12 +119,13 @@ export function postedSearchOf(filters: PublicListingFilters): PostedSearch {
 
 /**
  * The storefront's filters split as the page readers take them: available listings (of the
- * category) from their newest-first index, counted by the kept totals; the rest checked per row.
+ * category) out of the trash from their newest-first index, counted by the kept totals; the rest
+ * checked per row.
  */
 export function publicSearch(executor: Executor, filters: PublicListingFilters): Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted'> {
   const categoryId = filters.category ? categoryNamed(filters.category) : undefined;
   return {
-    indexed: and(eq(listings.status, 'AVAILABLE'), categoryId === undefined ? undefined : eq(listings.categoryId, categoryId)),
+    ...outOfTrash(and(eq(listings.status, 'AVAILABLE'), categoryId === undefined ? undefined : eq(listings.categoryId, categoryId))),
     indexedCount: () => countListings(executor, { status: 'AVAILABLE', categoryId }),
     checked: checkedConditions(filters),
   };
@@ -147,8 +149,8 @@ export interface PublicAgentRow {
 }
 
 /**
- * A listing shown on the storefront (anything but ARCHIVED) with its agent and its photos'
- * records, counting the view in the same statement that reads them: one round trip.
+ * A listing shown on the storefront (anything but ARCHIVED, out of the trash) with its agent and
+ * its photos' records, counting the view in the same statement that reads them: one round trip.
  */
 /**
  * A condition that always holds and lets this statement's own transaction commit without waiting
@@ -163,7 +165,7 @@ function prepareViewPublicListing(executor: Database) {
     executor
       .update(listings)
       .set({ viewsCount: sql`${listings.viewsCount} + 1`, updatedAt: sql`${listings.updatedAt}` })
-      .where(and(eq(listings.id, sql.placeholder('id')), ne(listings.status, 'ARCHIVED'), viewCountNeedNotWaitForDisk))
+      .where(and(eq(listings.id, sql.placeholder('id')), ne(listings.status, 'ARCHIVED'), notTrashed, viewCountNeedNotWaitForDisk))
       .returning({ ...shownListingColumns, agentId: listings.agentId }),
   );
   return executor
@@ -194,9 +196,9 @@ function prepareViewPublicListing(executor: Database) {
 /** The storefront's most frequent statement, built once per database instead of per request. */
 const preparedViews = new WeakMap<Database, ReturnType<typeof prepareViewPublicListing>>();
 
-/** Whether the storefront shows a listing (anything but ARCHIVED), without counting a view. */
+/** Whether the storefront shows a listing (anything but ARCHIVED, out of the trash), without counting a view. */
 export async function publicListingExists(executor: Executor, id: string): Promise<boolean> {
-  const [row] = await executor.select({ id: listings.id }).from(listings).where(and(eq(listings.id, id), ne(listings.status, 'ARCHIVED'))).limit(1);
+  const [row] = await executor.select({ id: listings.id }).from(listings).where(and(eq(listings.id, id), ne(listings.status, 'ARCHIVED'), notTrashed)).limit(1);
   return row !== undefined;
 }
 
@@ -218,7 +220,7 @@ export async function countInquiry(executor: Executor, id: string): Promise<bool
   const rows = await executor
     .update(listings)
     .set({ inquiryClicks: sql`${listings.inquiryClicks} + 1`, updatedAt: sql`${listings.updatedAt}` })
-    .where(and(eq(listings.id, id), ne(listings.status, 'ARCHIVED')))
+    .where(and(eq(listings.id, id), ne(listings.status, 'ARCHIVED'), notTrashed))
     .returning({ id: listings.id });
   return rows.length > 0;
 }

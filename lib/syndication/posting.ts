@@ -3,7 +3,7 @@ import { getDb, type Executor } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { log } from '../log.js';
 import { notify } from '../notifications/notify.js';
-import { findListingWithRules } from '../listings/queries.js';
+import { findListingWithRules, shareLockListing } from '../listings/queries.js';
 import { readSettings } from '../settings/queries.js';
 import { assembleCaption, listingCaption } from './caption.js';
 import { ChannelError, failureMessage, PartialPostError } from './channel-error.js';
@@ -11,7 +11,7 @@ import type { PostContent } from './channel-publisher.js';
 import { activeMessengerTarget, MESSENGER, type MessengerTarget } from './configs.js';
 import { channelButtons, type LinkButton } from './keyboard.js';
 import type { LogRow } from './presenter.js';
-import { findPendingLog, finishLog, insertPendingLog, lastPostedMessage, type PostableListing } from './queries.js';
+import { findPendingLog, finishLog, insertPendingLog, LEFT_THE_SHOP, lastPostedMessage, type PostableListing } from './queries.js';
 
 export type PostAction = 'NEW_POST' | 'EDITED';
 
@@ -52,21 +52,42 @@ function floodControlWait(error: unknown): number | null {
   return error instanceof ChannelError && error.code === 429 ? (error.retryAfterSeconds ?? null) : null;
 }
 
+/** A finished attempt: its entry (undefined when it went with its listing), and whether the listing is still in the shop. */
+interface FinishedAttempt {
+  row: LogRow | undefined;
+  inShop: boolean;
+}
+
+type AttemptOutcome = Parameters<typeof finishLog>[2];
+
 /**
- * `sentIds`: the messages of a post that went out in part, kept so that a retry completes it.
- * Answers the finished entry, or undefined when it went with its listing meanwhile.
+ * Records an attempt's outcome with its listing share-locked, so that it and a move of the listing
+ * to the trash (or its removal) happen one after the other: either the move finds the post recorded
+ * and takes it down, or this finds the listing gone and its poster does. A listing out of the shop
+ * is never tried again.
+ */
+async function finishAttempt(tx: Executor, entry: LogRow, outcome: AttemptOutcome): Promise<FinishedAttempt> {
+  const state = await shareLockListing(tx, entry.listingId);
+  const inShop = state !== undefined && !state.trashed;
+  const row = await finishLog(tx, entry.id, inShop ? outcome : { ...outcome, retryAt: null });
+  return { row, inShop: inShop && row !== undefined };
+}
+
+/**
+ * `sentIds`: the messages of a post that went out in part, kept so that a retry completes it. The
+ * listing's agent is told, while the listing is in the shop.
  */
 async function recordFailure(
   entry: LogRow,
   listing: PostableListing,
   failure: { errorMessage: string; sentIds: number[] | null; retryAt: Date | null; retryAfterSeconds: number | null },
-): Promise<LogRow | undefined> {
+): Promise<FinishedAttempt> {
   const db = await getDb();
   const { errorMessage, sentIds, retryAt, retryAfterSeconds } = failure;
   const outcome = { status: 'FAILED' as const, errorMessage, messageId: sentIds?.[0] ?? null, postMessageIds: sentIds, retryAt, retryAfterSeconds };
   return inTransaction(db, async (tx) => {
-    const row = await finishLog(tx, entry.id, outcome);
-    if (!row) return undefined;
+    const finished = await finishAttempt(tx, entry, outcome);
+    if (!finished.inShop) return finished;
     if (listing.agentId) {
       await notify(tx, [
         {
@@ -78,7 +99,7 @@ async function recordFailure(
         },
       ]);
     }
-    return row;
+    return finished;
   });
 }
 
@@ -97,10 +118,10 @@ async function runPost(entry: LogRow, listing: PostableListing, target: Messenge
   const db = await getDb();
   const { channelPublisher } = await import('./channel-publisher.js');
   const publisher = channelPublisher(target.botToken);
-  // The entry goes with its listing: a listing deleted while its post was on the way leaves no
-  // entry to finish, and its delete could not see this post, so the post is taken down here.
-  const takeDownIfListingWent = async (finished: LogRow | undefined, sent: number[] | null) => {
-    if (finished || !sent) return;
+  // A listing moved to the trash or removed while its post was on the way: its move could not see
+  // this post (see finishAttempt()), so the post is taken down here.
+  const takeDownIfListingWent = async ({ inShop }: FinishedAttempt, sent: number[] | null) => {
+    if (inShop || !sent) return;
     await publisher.deleteMessages(target.channelId, sent).catch((error: unknown) =>
       log.warn('could not take down the post of a listing deleted while it was posted', { listingId: listing.id, error: failureMessage(error, target.botToken) }),
     );
@@ -127,9 +148,9 @@ async function runPost(entry: LogRow, listing: PostableListing, target: Messenge
       const sent = await publisher.publish(target.channelId, content);
       outcome = { messageId: sent[0]!, postMessageIds: sent };
     }
-    const finished = await finishLog(db, entry.id, { status: 'SUCCESS', ...outcome });
+    const finished = await inTransaction(db, (tx) => finishAttempt(tx, entry, { status: 'SUCCESS', ...outcome }));
     await takeDownIfListingWent(finished, outcome.postMessageIds);
-    return finished ?? { ...entry, status: 'SUCCESS', ...outcome };
+    return finished.row ?? { ...entry, status: 'SUCCESS', ...outcome };
   } catch (error) {
     const errorMessage = failureMessage(error, target.botToken);
     log.warn('channel posting failed', { listingId: listing.id, action: entry.action, syndicationLogId: entry.id, attempt: entry.attempt, errorMessage });
@@ -139,7 +160,7 @@ async function runPost(entry: LogRow, listing: PostableListing, target: Messenge
     const retryAfterSeconds = floodControlWait(error);
     const failed = await recordFailure(entry, listing, { errorMessage, sentIds: sent, retryAt, retryAfterSeconds });
     await takeDownIfListingWent(failed, sent);
-    return failed ?? { ...entry, status: 'FAILED', errorMessage, messageId: sent?.[0] ?? null, postMessageIds: sent, retryAt, retryAfterSeconds };
+    return failed.row ?? { ...entry, status: 'FAILED', errorMessage, messageId: sent?.[0] ?? null, postMessageIds: sent, retryAt, retryAfterSeconds };
   }
 }
 
@@ -161,14 +182,14 @@ export async function postListing(listing: PostableListing, action: PostAction, 
 /**
  * Posts an entry recorded as `PENDING` in the transaction of a listing write (the outbox), after
  * the commit or, when that invocation died, from the sweeper. Nothing happens when the entry is no
- * longer pending (done meanwhile) or went with its listing.
+ * longer pending (done meanwhile) or went with its listing; one whose listing is in the trash fails.
  */
 export async function postPendingEntry(entryId: string): Promise<LogRow | undefined> {
   const db = await getDb();
   const entry = await findPendingLog(db, entryId);
   if (!entry) return undefined;
   const listing = await findListingWithRules(db, entry.listingId);
-  if (!listing) return undefined;
+  if (!listing) return (await finishLog(db, entry.id, { status: 'FAILED', errorMessage: LEFT_THE_SHOP })) ?? undefined;
   const target = await activeMessengerTarget(db);
   if (!target) {
     return (await finishLog(db, entry.id, { status: 'FAILED', errorMessage: 'Channel posting was switched off before the post went out' })) ?? undefined;

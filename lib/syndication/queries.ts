@@ -95,6 +95,25 @@ export async function finishLog(
   return row;
 }
 
+/** Why an entry of a listing that left the shop (moved to the trash, or removed) was not posted. */
+export const LEFT_THE_SHOP = 'The listing left the shop before the post went out';
+
+/**
+ * A listing that left the shop has no post on the way: its entries still waiting fail, and failed
+ * ones are not tried again. An entry being posted right now is finished by its poster, which then
+ * finds the listing gone and takes the post down.
+ */
+export async function settleEntriesOfRemovedListing(executor: Executor, listingId: string): Promise<void> {
+  await executor
+    .update(syndicationLogs)
+    .set({ status: 'FAILED', errorMessage: LEFT_THE_SHOP, retryAt: null })
+    .where(and(eq(syndicationLogs.listingId, listingId), eq(syndicationLogs.status, 'PENDING')));
+  await executor
+    .update(syndicationLogs)
+    .set({ retryAt: null })
+    .where(and(eq(syndicationLogs.listingId, listingId), isNotNull(syndicationLogs.retryAt)));
+}
+
 /** The message of the listing's latest successful post in this channel, the one an edit changes. */
 export async function lastPostedMessage(executor: Executor, listingId: string, channelInfo: string): Promise<number | undefined> {
   const [row] = await executor

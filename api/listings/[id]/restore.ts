@@ -1,0 +1,8 @@
+import '../../../lib/listing-event-listeners.js';
+import { IdParams } from '../../../lib/http/common-schemas.js';
+import { endpoint, route } from '../../../lib/service-route.js';
+import { restoreListing } from '../../../lib/listings/trash.js';
+
+export default route({
+  POST: endpoint('token', { params: IdParams }, restoreListing),
+});

@@ -1,0 +1,82 @@
+import { and, eq, inArray, isNotNull, isNull, lt } from 'drizzle-orm/sql/expressions/conditions';
+import { count } from 'drizzle-orm/sql/functions/aggregate';
+import { desc } from 'drizzle-orm/sql/expressions/select';
+import { sql } from 'drizzle-orm/sql/sql';
+import { boundedTotal, type MatchedTotal } from '../db/bounded-total.js';
+import type { Executor } from '../db/client.js';
+import { listings } from '../db/schema.js';
+import { offsetOf } from '../http/common-schemas.js';
+import { listFilterConditions, selectListingDetails, type ListingDetailRow, type ListingRow } from './queries.js';
+import type { ListingListQuery } from './schema.js';
+
+/** Moving a listing in or out of the trash is not an edit of it: its `updatedAt` stays. */
+const unedited = { updatedAt: sql`${listings.updatedAt}` };
+
+/** Moves a listing out of the shop into the trash, now by the database's clock; undefined when it is not in the shop. */
+export async function moveListingToTrash(executor: Executor, id: string): Promise<ListingRow | undefined> {
+  const [row] = await executor
+    .update(listings)
+    .set({ deletedAt: sql`now()`, ...unedited })
+    .where(and(eq(listings.id, id), isNull(listings.deletedAt)))
+    .returning();
+  return row;
+}
+
+/**
+ * Brings a listing back from the trash as it was, when it is there: one conditional statement, so
+ * of two restores at once one brings it back and the other finds it out of the trash.
+ */
+export async function bringBackFromTrash(executor: Executor, id: string): Promise<ListingRow | undefined> {
+  const [row] = await executor
+    .update(listings)
+    .set({ deletedAt: null, ...unedited })
+    .where(and(eq(listings.id, id), isNotNull(listings.deletedAt)))
+    .returning();
+  return row;
+}
+
+/**
+ * A page of the trash, newest deletion first, with the list's filters, and how many match: the
+ * trashed listings are few (they leave after their retention), so each is checked against the
+ * filters, read through the trash's own index. `agentId` limits it to that agent's.
+ */
+export async function listTrashedListingDetails(
+  executor: Executor,
+  filters: ListingListQuery,
+  agentId: string | undefined,
+): Promise<{ rows: ListingDetailRow[]; total: MatchedTotal }> {
+  const where = and(isNotNull(listings.deletedAt), agentId === undefined ? undefined : eq(listings.agentId, agentId), listFilterConditions(filters));
+  const [rows, total] = await Promise.all([
+    selectListingDetails(executor)
+      .where(where)
+      .orderBy(desc(listings.deletedAt), desc(listings.id))
+      .limit(filters.limit)
+      .offset(offsetOf(filters)),
+    boundedTotal(executor, executor.select({ id: listings.id }).from(listings).where(where)),
+  ]);
+  return { rows, total };
+}
+
+/**
+ * Deletes up to `limit` listings in the trash for more than `retentionDays`, oldest deletion first,
+ * and answers them. Rows another transaction holds (a restore, another sweep) are skipped.
+ */
+export async function deleteExpiredTrash(executor: Executor, retentionDays: number, limit: number): Promise<ListingRow[]> {
+  const expired = executor
+    .select({ id: listings.id })
+    .from(listings)
+    .where(lt(listings.deletedAt, sql`now() - make_interval(days => ${retentionDays})`))
+    .orderBy(listings.deletedAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return executor.delete(listings).where(inArray(listings.id, expired)).returning();
+}
+
+/** How many listings in the trash belong to the category: they keep it from being deleted, so each can come back into it. */
+export async function countTrashedListingsInCategory(executor: Executor, categoryId: string): Promise<number> {
+  const [row] = await executor
+    .select({ total: count() })
+    .from(listings)
+    .where(and(isNotNull(listings.deletedAt), eq(listings.categoryId, categoryId)));
+  return row?.total ?? 0;
+}
