@@ -220,6 +220,11 @@ export async function startLoopbackImageHost(options: { cloudName?: string; apiK
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => reply(res, 500, { error: { message: String(error) } }));
   });
+  // Clients keep their connections open. With Node's default 5 s idle wait, this server would close
+  // one just as a test's next upload is written on it: a reset the real image host, which keeps idle
+  // connections far longer, does not cause.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   baseUrl = `http://127.0.0.1:${port}`;
