@@ -36,6 +36,9 @@ function runScript(script: string, env: Record<string, string>, args: string[] =
   });
 }
 
+/** A script's run: a tsx start and its work took over 30 s on a two-core machine under heavy load. */
+const SCRIPT_RUN = { timeout: 180_000 };
+
 const buildDirs: string[] = [];
 // A build output holds every function's packages: removing it took over a minute on a loaded machine.
 afterAll(() => {
@@ -49,7 +52,7 @@ function buildDir(): string {
 }
 
 describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
-  it('db:migrate exits non-zero without DATABASE_URL instead of migrating an embedded database', async () => {
+  it('db:migrate exits non-zero without DATABASE_URL instead of migrating an embedded database', SCRIPT_RUN, async () => {
     const dataDir = buildDir();
     const result = await runScript('scripts/migrate.ts', { VERCEL: '1', DATA_DIR: dataDir });
     expect(result.code).not.toBe(0);
@@ -57,7 +60,7 @@ describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
     expect(fs.readdirSync(dataDir)).toEqual([]);
   });
 
-  it('the build refuses a deployment that lacks its database, secret and image host, naming each', async () => {
+  it('the build refuses a deployment that lacks its database, secret and image host, naming each', SCRIPT_RUN, async () => {
     const result = await runScript('scripts/vercel-build.ts', { VERCEL: '1', VERCEL_ENV: 'production', JWT_SECRET: 'short' });
     expect(result.code).not.toBe(0);
     for (const setting of ['JWT_SECRET must be set to at least 32 bytes', 'DATABASE_URL must be set', 'CRON_SECRET must be set', 'CLOUDINARY_URL must be set']) {
@@ -98,7 +101,7 @@ describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
     }
   });
 
-  it('a production build migrates, so it fails when its database cannot be reached', async () => {
+  it('a production build migrates, so it fails when its database cannot be reached', SCRIPT_RUN, async () => {
     const result = await runScript(
       'scripts/vercel-build.ts',
       { VERCEL: '1', VERCEL_ENV: 'production', DATABASE_URL: UNREACHABLE_DATABASE, JWT_SECRET: LONG_SECRET, CLOUDINARY_URL: IMAGE_HOST, CRON_SECRET: 'a-cron-secret' },
@@ -107,7 +110,7 @@ describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
     expect(result.output).toContain('build failed');
   });
 
-  it('npm start refuses to start in production with a JWT_SECRET under 32 bytes', async () => {
+  it('npm start refuses to start in production with a JWT_SECRET under 32 bytes', SCRIPT_RUN, async () => {
     const result = await runScript('scripts/serve.ts', { NODE_ENV: 'production', JWT_SECRET: 'secret', DATA_DIR: buildDir(), PORT: '0' });
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('Refusing to start: JWT_SECRET must be set to at least 32 bytes in production');
