@@ -22,7 +22,8 @@ async function withDatabase<T>(database: PreparedDatabase, work: (db: RawDatabas
 
 const stateOf = (database: PreparedDatabase) => withDatabase(database, async (db) => ({ schema: await schemaSnapshot(db), rows: await rowCounts(db) }));
 
-describe('refusals', () => {
+// Each case starts the adoption command in a child process, which takes a while on a busy machine.
+describe('refusals', { timeout: 120_000 }, () => {
   it('refuses an empty database, saying so and creating nothing', async () => {
     const empty = await createEmptyDatabase();
     databases.push(empty);
