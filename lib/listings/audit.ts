@@ -1,5 +1,5 @@
 import { changesBetween } from '../audit/changes.js';
-import { recordAudit, type AuditSource } from '../audit/record.js';
+import { recordAudit, type AuditEvent, type AuditSource } from '../audit/record.js';
 import type { Executor } from '../db/client.js';
 import type { ListingRow } from './queries.js';
 
@@ -20,8 +20,15 @@ const AUDITED_FIELDS = [
   'neighborhood',
 ] as const;
 
-/** The audit entry of a listing write: the fields that changed between the two versions. */
-export function recordListingAudit(tx: Executor, source: AuditSource, action: string, before: ListingRow | null, after: ListingRow | null): Promise<void> {
+type AuditedListing = Partial<Pick<ListingRow, (typeof AUDITED_FIELDS)[number]>> & Pick<ListingRow, 'id'>;
+
+/** The audit event of a listing write: the fields that changed between the two versions. */
+export function listingAuditEvent(action: string, before: AuditedListing | null, after: AuditedListing | null): AuditEvent {
   const entityId = (after ?? before)!.id;
-  return recordAudit(tx, source, { action, entity: 'listing', entityId, changes: changesBetween(before, after, AUDITED_FIELDS) });
+  return { action, entity: 'listing', entityId, changes: changesBetween(before, after, AUDITED_FIELDS) };
+}
+
+/** The audit entry of a listing write. */
+export function recordListingAudit(tx: Executor, source: AuditSource, action: string, before: ListingRow | null, after: ListingRow | null): Promise<void> {
+  return recordAudit(tx, source, listingAuditEvent(action, before, after));
 }

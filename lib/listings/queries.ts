@@ -99,19 +99,37 @@ export async function imagesInUse(tx: Executor, refs: readonly string[]): Promis
   return refs.filter((ref) => holders.some((holder) => holder.images.includes(ref)));
 }
 
-/**
- * A newest-first search over listings, split as newestFirstPage() reads it: what an index serves in
- * order, what is checked per row, and what the kept totals count.
- */
-function listSearch(executor: Executor, filters: ListingListQuery, agentId: string | undefined): Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted'> {
-  const { status, categoryId } = filters;
-  const rowFilters: Array<SQL | undefined> = [
+/** The filters of the listings list, without its paging. */
+export type ListingFilters = Omit<ListingListQuery, 'page' | 'limit'>;
+
+/** The list's filters that are checked on each row: price, place and text. */
+function rowFiltersOf(filters: ListingFilters): SQL[] {
+  return [
     filters.minPrice === undefined ? undefined : gte(listings.price, filters.minPrice),
     filters.maxPrice === undefined ? undefined : lte(listings.price, filters.maxPrice),
     filters.city === undefined ? undefined : sql`lower(${listings.city}) = lower(${filters.city})`,
     filters.neighborhood === undefined ? undefined : sql`lower(${listings.neighborhood}) = lower(${filters.neighborhood})`,
     filters.search === undefined ? undefined : textMatches(filters.search),
   ].filter((condition) => condition !== undefined);
+}
+
+/** Every listing the list's filters match, as one condition; `agentId` limits it to one agent's listings. */
+export function listingsMatching(filters: ListingFilters, agentId: string | undefined): SQL | undefined {
+  return and(
+    agentId === undefined ? undefined : eq(listings.agentId, agentId),
+    filters.status === undefined ? undefined : eq(listings.status, filters.status),
+    filters.categoryId === undefined ? undefined : eq(listings.categoryId, filters.categoryId),
+    ...rowFiltersOf(filters),
+  );
+}
+
+/**
+ * A newest-first search over listings, split as newestFirstPage() reads it: what an index serves in
+ * order, what is checked per row, and what the kept totals count.
+ */
+function listSearch(executor: Executor, filters: ListingListQuery, agentId: string | undefined): Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted'> {
+  const { status, categoryId } = filters;
+  const rowFilters = rowFiltersOf(filters);
   const byStatus = status === undefined ? undefined : eq(listings.status, status);
   const byCategory = categoryId === undefined ? undefined : eq(listings.categoryId, categoryId);
 

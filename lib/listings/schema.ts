@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { listingStatusEnum } from '../db/schema.js';
-import { pageQuery, QueryNumber, Uuid } from '../http/common-schemas.js';
+import { pageQuery, QueryBoolean, QueryNumber, Uuid } from '../http/common-schemas.js';
 import { DirectUploadResponse } from '../media/direct-upload.js';
 import { imageUploadForm, LISTING_IMAGE_LIMITS } from '../media/image-upload-form.js';
 import { ATTRIBUTES_EXAMPLE } from './view.js';
@@ -184,3 +184,14 @@ export const ListingListQuery = v.object({
 });
 
 export type ListingListQuery = v.InferOutput<typeof ListingListQuery>;
+
+/** The export takes the list's filters, by the same names; it is the whole list, so it has no pages. */
+export const ListingExportQuery = v.omit(ListingListQuery, ['page', 'limit']);
+
+export type ListingExportQuery = v.InferOutput<typeof ListingExportQuery>;
+
+export const ListingImportQuery = v.object({
+  dryRun: v.optional(v.pipe(QueryBoolean, v.description('`true`: check the file and answer the report, writing nothing.')), 'false'),
+});
+
+export type ListingImportQuery = v.InferOutput<typeof ListingImportQuery>;

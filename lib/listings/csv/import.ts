@@ -1,0 +1,92 @@
+import { getDb, type Executor } from '../../db/client.js';
+import { inTransaction } from '../../db/transaction.js';
+import { ApiError } from '../../http/api-error.js';
+import { categoryTag, invalidateEdgeCache } from '../../http/edge-cache.js';
+import type { RequestContext } from '../../http/endpoint.js';
+import type { Input } from '../../http/endpoint-input.js';
+import { ok, type Reply } from '../../http/reply.js';
+import { removeImages } from '../../media/storage.js';
+import type { ListingImportQuery } from '../schema.js';
+import type { ImportReportView } from '../view.js';
+import { loadImportContext } from './import-context.js';
+import { importLayout, type ImportLayout } from './import-layout.js';
+import { namedEmails, namedIds, planRow, type RowPlan } from './import-plan.js';
+import { writeImport } from './import-writes.js';
+import { IMPORT_MAX_ROWS, type listingsCsvFile } from './limits.js';
+import { fileFault, readCsvFile, type FileRow } from './read-file.js';
+
+type Caller = RequestContext<'token'>;
+
+/** Two rows naming one listing would leave it as whichever came last: the file is refused, naming both. */
+function assertDistinctIds(rows: readonly FileRow[], layout: ImportLayout): void {
+  const index = layout.at.id;
+  if (index === undefined) return;
+  const firstRow = new Map<string, number>();
+  const repeats: ApiError[] = [];
+  for (const { row, cells } of rows) {
+    const id = (cells[index] ?? '').trim().toLowerCase();
+    if (id === '') continue;
+    const first = firstRow.get(id);
+    if (first === undefined) firstRow.set(id, row);
+    else repeats.push(fileFault(row, 'id', `the same id as row ${first}`));
+  }
+  const [repeat] = repeats;
+  if (repeat) throw ApiError.badRequest(repeat.message, repeats.flatMap((fault) => fault.details ?? []));
+}
+
+/** Every row's plan, checked against what the file names, read set-wise (and, when writing, locked). */
+async function planRows(executor: Executor, rows: readonly FileRow[], layout: ImportLayout, caller: Caller, lock: boolean): Promise<RowPlan[]> {
+  const emails = caller.user.role === 'SUPER_ADMIN' ? namedEmails(rows, layout) : [];
+  const context = await loadImportContext(executor, [...new Set(namedIds(rows, layout))], emails, lock);
+  return rows.map((row) => planRow(row, layout, caller.user, context));
+}
+
+function reportOf(plans: readonly RowPlan[], createdIds: ReadonlyMap<number, string>, layout: ImportLayout, dryRun: boolean): ImportReportView {
+  const rows = plans.map((plan): ImportReportView['rows'][number] => {
+    if (plan.kind === 'failed') return { row: plan.row, ...(plan.id === undefined ? {} : { id: plan.id }), status: 'failed', errors: plan.errors };
+    if (plan.kind === 'update') return { row: plan.row, id: plan.before.id, status: 'updated' };
+    const id = createdIds.get(plan.row);
+    return { row: plan.row, ...(id === undefined ? {} : { id }), status: 'created' };
+  });
+  const count = (status: ImportReportView['rows'][number]['status']) => rows.filter((row) => row.status === status).length;
+  return {
+    dryRun,
+    created: count('created'),
+    updated: count('updated'),
+    unchanged: plans.filter((plan) => plan.kind === 'update' && !plan.changed).length,
+    failed: count('failed'),
+    warnings: layout.warnings,
+    rows,
+  };
+}
+
+/** The categories whose public answers the written rows change: each listing's before and after. */
+function touchedCategories(plans: readonly RowPlan[]): string[] {
+  return plans.flatMap((plan) => {
+    if (plan.kind === 'create') return [plan.values.categoryId];
+    if (plan.kind === 'update' && plan.changed) return [plan.before.categoryId, plan.after.categoryId];
+    return [];
+  });
+}
+
+/**
+ * `POST /api/listings/import`: a CSV file of listings, as an export writes it. Each row creates a
+ * listing (no `id`) or updates the caller's listing it names; invalid rows are reported and
+ * skipped, valid ones written together in one transaction, each with its audit entry. A dry run
+ * checks the same way and writes nothing. Imported listings are not posted to the channel.
+ */
+export async function importListings({ query, file }: Input<{ query: typeof ListingImportQuery; file: typeof listingsCsvFile }>, caller: Caller): Promise<Reply> {
+  const csv = readCsvFile(file, IMPORT_MAX_ROWS);
+  const layout = importLayout(csv.header);
+  assertDistinctIds(csv.rows, layout);
+  const db = await getDb();
+  if (query.dryRun) return ok(reportOf(await planRows(db, csv.rows, layout, caller, false), new Map(), layout, true));
+  const { plans, createdIds } = await inTransaction(db, async (tx) => {
+    const planned = await planRows(tx, csv.rows, layout, caller, true);
+    return { plans: planned, createdIds: await writeImport(tx, planned, caller) };
+  });
+  const touched = touchedCategories(plans);
+  if (touched.length > 0) await invalidateEdgeCache(['listings', ...touched.map(categoryTag)]);
+  await removeImages(plans.flatMap((plan) => (plan.kind === 'update' && plan.changed ? plan.droppedImages : [])));
+  return ok(reportOf(plans, createdIds, layout, false));
+}
