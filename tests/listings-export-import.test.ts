@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import fs from 'node:fs';
 import { asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, listings, type SchemaRule } from '../lib/db/schema.js';
@@ -499,6 +500,26 @@ describe('POST /api/listings/import', () => {
     expect(response.body.data).toMatchObject({ created: 0, updated: total, unchanged: total, failed: 0 });
     expect(await server.db.select().from(listings).orderBy(asc(listings.id))).toEqual(snapshot);
     expect(await countRows()).toEqual(before);
+  });
+});
+
+describe('the sample file of docs/bulk-data.md', () => {
+  it('imports cleanly into the default categories: three phones, each value as written', async () => {
+    const admin = await buildAdmin(server.db);
+    expect((await api.get('/api/admin/seed-categories', { token: admin.token })).status).toBe(200);
+    const agent = await freshAgent();
+    const sample = fs.readFileSync('docs/examples/listings-import.csv');
+    const checked = await importCsv(agent.token, new Uint8Array(sample), { dryRun: true });
+    expect(checked.body.data).toMatchObject({ created: 3, updated: 0, failed: 0, warnings: [] });
+    expect(await listingsOf(agent.id)).toEqual([]);
+    const imported = await importCsv(agent.token, new Uint8Array(sample));
+    expect(imported.body.data.rows.map((row: { row: number }) => row.row)).toEqual([2, 4, 5]);
+    const stored = await listingsOf(agent.id);
+    expect(stored.map((row) => [row.title, row.price, row.status, row.stockQuantity]).sort()).toEqual([
+      ['iPhone 13, 128GB', 549, 'AVAILABLE', 2],
+      ['Samsung Galaxy A54', 320, 'AVAILABLE', 1],
+      ['ሳምሰንግ ጋላክሲ S23', 780.5, 'PENDING', 1],
+    ].sort());
   });
 });
 
