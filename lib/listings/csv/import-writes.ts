@@ -9,9 +9,11 @@ import type { ImportedFields, RowPlan } from './import-plan.js';
 type CreatePlan = Extract<RowPlan, { kind: 'create' }>;
 type UpdatePlan = Extract<RowPlan, { kind: 'update' }>;
 
-/** Rows per statement: a few statements for a whole file, each well within the parameters one may carry. */
-const ROWS_PER_INSERT = 500;
-const ROWS_PER_UPDATE = 1000;
+/**
+ * Rows per statement: each well within the parameters one may carry, and within the statement
+ * time limit however busy the database is (every row written runs the listing triggers).
+ */
+const ROWS_PER_STATEMENT = 250;
 
 /** The columns an import sets, with their types as one JSON record of an update batch is read back. */
 const UPDATED_COLUMNS: Record<keyof ImportedFields, string> = {
@@ -53,16 +55,16 @@ async function updateBatch(tx: Executor, batch: readonly UpdatePlan[]): Promise<
 }
 
 /**
- * Writes the valid rows of an import set-wise, in the caller's transaction: new listings a few
- * hundred per insert, changed ones a thousand per update, and an audit entry for each listing
+ * Writes the valid rows of an import set-wise, in the caller's transaction: new listings and
+ * changed ones a few hundred per statement, and an audit entry for each listing
  * written (created, or with the fields that changed). A row that changes nothing writes nothing.
  * Answers the ids of the new listings, by row.
  */
 export async function writeImport(tx: Executor, plans: readonly RowPlan[], source: AuditSource): Promise<Map<number, string>> {
   const creates = plans.filter((plan): plan is CreatePlan => plan.kind === 'create').map((plan) => ({ plan, id: crypto.randomUUID() }));
   const updates = plans.filter((plan): plan is UpdatePlan => plan.kind === 'update' && plan.changed);
-  for (const batch of batches(creates, ROWS_PER_INSERT)) await tx.insert(listings).values(batch.map(({ plan, id }) => ({ id, ...plan.values })));
-  for (const batch of batches(updates, ROWS_PER_UPDATE)) await updateBatch(tx, batch);
+  for (const batch of batches(creates, ROWS_PER_STATEMENT)) await tx.insert(listings).values(batch.map(({ plan, id }) => ({ id, ...plan.values })));
+  for (const batch of batches(updates, ROWS_PER_STATEMENT)) await updateBatch(tx, batch);
   await recordAudits(tx, source, [
     ...creates.map(({ plan, id }) => listingAuditEvent('create', null, { id, ...plan.values })),
     ...updates.map((plan) => listingAuditEvent('update', plan.before, { id: plan.before.id, ...plan.after })),

@@ -1,6 +1,7 @@
-import { getDb, type Executor } from '../../db/client.js';
+import { getDb, type Database, type Executor } from '../../db/client.js';
 import { inTransaction } from '../../db/transaction.js';
 import { ApiError } from '../../http/api-error.js';
+import { databaseErrorToApiError } from '../../http/database-errors.js';
 import { categoryTag, invalidateEdgeCache } from '../../http/edge-cache.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { Input } from '../../http/endpoint-input.js';
@@ -16,6 +17,14 @@ import { IMPORT_MAX_ROWS, type listingsCsvFile } from './limits.js';
 import { fileFault, readCsvFile, type FileRow } from './read-file.js';
 
 type Caller = RequestContext<'token'>;
+
+/**
+ * Rows written per transaction. Each listing written updates the same kept counts (its category's,
+ * its agent's, its attribute values'), and a row updated many times in one transaction is found
+ * again through every version of it: a few hundred rows per transaction keep that short, and
+ * keep the counts locked from other writers for a second at most, not for the whole file.
+ */
+const ROWS_PER_TRANSACTION = 500;
 
 /** Two rows naming one listing would leave it as whichever came last: the file is refused, naming both. */
 function assertDistinctIds(rows: readonly FileRow[], layout: ImportLayout): void {
@@ -69,11 +78,39 @@ function touchedCategories(plans: readonly RowPlan[]): string[] {
   });
 }
 
+/** A failure past the first transaction: the rows before `row` are written, the error says so. */
+function stoppedAt(row: number, error: unknown): unknown {
+  const cause = error instanceof ApiError ? error : databaseErrorToApiError(error);
+  if (!cause) return error;
+  return new ApiError(cause.status, `${cause.message} (the import stopped at row ${row}: the rows before it are written, the rest are not)`, cause.details, cause.headers, cause.code);
+}
+
+/**
+ * Writes the file a batch of rows at a time, each batch in its own transaction: its listings are
+ * locked, its rows checked against them and written. Answers every row's plan and the new ids.
+ */
+async function writeRows(db: Database, rows: readonly FileRow[], layout: ImportLayout, caller: Caller): Promise<{ plans: RowPlan[]; createdIds: Map<number, string> }> {
+  const plans: RowPlan[] = [];
+  const createdIds = new Map<number, string>();
+  for (let start = 0; start < rows.length; start += ROWS_PER_TRANSACTION) {
+    const batch = rows.slice(start, start + ROWS_PER_TRANSACTION);
+    const written = await inTransaction(db, async (tx) => {
+      const planned = await planRows(tx, batch, layout, caller, true);
+      return { planned, created: await writeImport(tx, planned, caller) };
+    }).catch((error: unknown) => {
+      throw start === 0 ? error : stoppedAt(batch[0]!.row, error);
+    });
+    plans.push(...written.planned);
+    for (const [row, id] of written.created) createdIds.set(row, id);
+  }
+  return { plans, createdIds };
+}
+
 /**
  * `POST /api/listings/import`: a CSV file of listings, as an export writes it. Each row creates a
  * listing (no `id`) or updates the caller's listing it names; invalid rows are reported and
- * skipped, valid ones written together in one transaction, each with its audit entry. A dry run
- * checks the same way and writes nothing. Imported listings are not posted to the channel.
+ * skipped, valid ones written set-wise, a few hundred per transaction, each with its audit entry.
+ * A dry run checks the same way and writes nothing. Imported listings are not posted to the channel.
  */
 export async function importListings({ query, file }: Input<{ query: typeof ListingImportQuery; file: typeof listingsCsvFile }>, caller: Caller): Promise<Reply> {
   const csv = readCsvFile(file, IMPORT_MAX_ROWS);
@@ -81,10 +118,7 @@ export async function importListings({ query, file }: Input<{ query: typeof List
   assertDistinctIds(csv.rows, layout);
   const db = await getDb();
   if (query.dryRun) return ok(reportOf(await planRows(db, csv.rows, layout, caller, false), new Map(), layout, true));
-  const { plans, createdIds } = await inTransaction(db, async (tx) => {
-    const planned = await planRows(tx, csv.rows, layout, caller, true);
-    return { plans: planned, createdIds: await writeImport(tx, planned, caller) };
-  });
+  const { plans, createdIds } = await writeRows(db, csv.rows, layout, caller);
   const touched = touchedCategories(plans);
   if (touched.length > 0) await invalidateEdgeCache(['listings', ...touched.map(categoryTag)]);
   await removeImages(plans.flatMap((plan) => (plan.kind === 'update' && plan.changed ? plan.droppedImages : [])));
