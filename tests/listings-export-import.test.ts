@@ -573,6 +573,16 @@ describe('POST /api/listings/import: a file it cannot read', () => {
       before,
     );
     await expectRefused(
+      await importCsv(shop.agent.token, `title;price;category\nA;1;${shop.category.displayName}`),
+      400,
+      {
+        code: 'VALIDATION_FAILED',
+        error: 'Row 1: the cells are separated by semicolons: save the file as CSV with commas',
+        details: [{ field: '', message: 'row 1: the cells are separated by semicolons: save the file as CSV with commas' }],
+      },
+      before,
+    );
+    await expectRefused(
       await importCsv(shop.agent.token, `title,price,price,category\nA,1,2,${shop.category.displayName}`),
       400,
       { code: 'VALIDATION_FAILED', error: 'Row 1, column "price": the column is named twice', details: [{ field: 'price', message: 'row 1: the column is named twice' }] },

@@ -25,6 +25,9 @@ const CREATE_COLUMNS: readonly ImportColumn[] = ['title', 'price', 'category'];
  * 400 naming them.
  */
 export function importLayout(header: readonly string[]): ImportLayout {
+  const separator = header.length === 1 ? [';', '\t'].find((candidate) => header[0]!.includes(candidate)) : undefined;
+  // Spreadsheets in some languages save "CSV" with semicolons: say so, rather than that every column is missing.
+  if (separator) throw fileFault(1, undefined, `the cells are separated by ${separator === ';' ? 'semicolons' : 'tabs'}: save the file as CSV with commas`);
   const layout: ImportLayout = { at: {}, attributes: [], warnings: [], width: header.length };
   const seen = new Set<string>();
   header.forEach((name, index) => {
