@@ -69,13 +69,16 @@ function reportOf(plans: readonly RowPlan[], createdIds: ReadonlyMap<number, str
   };
 }
 
-/** The categories whose public answers the written rows change: each listing's before and after. */
-function touchedCategories(plans: readonly RowPlan[]): string[] {
-  return plans.flatMap((plan) => {
-    if (plan.kind === 'create') return [plan.values.categoryId];
-    if (plan.kind === 'update' && plan.changed) return [plan.before.categoryId, plan.after.categoryId];
-    return [];
-  });
+/**
+ * What follows committed writes: the cached public answers they change are purged (the lists,
+ * and each listing's category before and after), and the images updates left out are removed.
+ */
+async function afterWrites(plans: readonly RowPlan[]): Promise<void> {
+  const written = plans.filter((plan): plan is Extract<RowPlan, { kind: 'create' | 'update' }> => plan.kind === 'create' || (plan.kind === 'update' && plan.changed));
+  if (written.length === 0) return;
+  const categories = written.flatMap((plan) => (plan.kind === 'create' ? [plan.values.categoryId] : [plan.before.categoryId, plan.after.categoryId]));
+  await invalidateEdgeCache(['listings', ...categories.map(categoryTag)]);
+  await removeImages(written.flatMap((plan) => (plan.kind === 'update' ? plan.droppedImages : [])));
 }
 
 /** A failure past the first transaction: the rows before `row` are written, the error says so. */
@@ -87,7 +90,8 @@ function stoppedAt(row: number, error: unknown): unknown {
 
 /**
  * Writes the file a batch of rows at a time, each batch in its own transaction: its listings are
- * locked, its rows checked against them and written. Answers every row's plan and the new ids.
+ * locked, its rows checked against them and written. Answers every row's plan and the new ids;
+ * should a batch fail, what the batches before it wrote is followed up all the same.
  */
 async function writeRows(db: Database, rows: readonly FileRow[], layout: ImportLayout, caller: Caller): Promise<{ plans: RowPlan[]; createdIds: Map<number, string> }> {
   const plans: RowPlan[] = [];
@@ -97,7 +101,8 @@ async function writeRows(db: Database, rows: readonly FileRow[], layout: ImportL
     const written = await inTransaction(db, async (tx) => {
       const planned = await planRows(tx, batch, layout, caller, true);
       return { planned, created: await writeImport(tx, planned, caller) };
-    }).catch((error: unknown) => {
+    }).catch(async (error: unknown) => {
+      await afterWrites(plans);
       throw start === 0 ? error : stoppedAt(batch[0]!.row, error);
     });
     plans.push(...written.planned);
@@ -119,8 +124,6 @@ export async function importListings({ query, file }: Input<{ query: typeof List
   const db = await getDb();
   if (query.dryRun) return ok(reportOf(await planRows(db, csv.rows, layout, caller, false), new Map(), layout, true));
   const { plans, createdIds } = await writeRows(db, csv.rows, layout, caller);
-  const touched = touchedCategories(plans);
-  if (touched.length > 0) await invalidateEdgeCache(['listings', ...touched.map(categoryTag)]);
-  await removeImages(plans.flatMap((plan) => (plan.kind === 'update' && plan.changed ? plan.droppedImages : [])));
+  await afterWrites(plans);
   return ok(reportOf(plans, createdIds, layout, false));
 }
