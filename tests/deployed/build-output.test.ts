@@ -325,6 +325,7 @@ describe("every function under the platform's plain Node launcher", () => {
     'api/health/ready': get('/api/health/ready', 'anonymous', 200),
     'api/index': get('/api', 'anonymous', 200),
     'api/listings/[id]': get(`/api/listings/[id]?id=${UNKNOWN}`, 'administrator', 404),
+    'api/listings/[id]/restore': send('POST', `/api/listings/[id]/restore?id=${UNKNOWN}`, undefined, 'administrator', 404),
     'api/listings/index': get('/api/listings', 'administrator', 200),
     'api/not-found': get('/api/not-found', 'anonymous', 404),
     'api/notifications/[id]/read': send('PUT', `/api/notifications/[id]/read?id=${UNKNOWN}`, undefined, 'administrator', 404),
