@@ -207,7 +207,7 @@ const LAPTOPS: readonly BrandLines[] = [
   ['Toshiba', 2, ['Satellite Pro C50=i5-8250U', 'Tecra A50=i5-8250U', 'Portege X30=i7-8550U']],
   ['Dynabook', 0.6, ['Tecra A40-J=i5-1135G7', 'Portege X40-K=i5-1240P']],
   ['Samsung', 1, ['Galaxy Book3=i5-1335U', 'Galaxy Book2 Pro=i7-1260P', 'Galaxy Book Flex2=i7-1165G7']],
-  ['Huawei', 1, ['MateBook D15=i5-1135G7,Ryzen 5 3500U', 'MateBook 14=i5-1135G7', 'MateBook X Pro=i7-1165G7']],
+  ['Huawei', 1, ['MateBook D 15=i5-1135G7,Ryzen 5 3500U', 'MateBook 14=i5-1135G7', 'MateBook X Pro=i7-1165G7']],
   ['Razer', 0.6, ['Blade 15=i7-10750H,i7-12800H|RTX 3070,RTX 3080', 'Blade 14=Ryzen 9 6900HX|RTX 3070 Ti']],
   ['Gigabyte', 0.5, ['G5 KC=i5-10500H|RTX 3060', 'Aorus 15=i7-12700H|RTX 3070 Ti', 'G5 MF=i5-12500H|RTX 4050']],
   ['Alienware', 0.5, ['m15 R6=i7-11800H|RTX 3070', 'x17 R2=i9-12900HK|RTX 3080 Ti', 'm16=i9-13900HX|RTX 4080']],
