@@ -87,7 +87,7 @@ describe('the storefront read planner', () => {
       }
     });
 
-    it('reads only deep pages from the postings when they are many, estimating the total as a walk does', () => {
+    it('reads only deep pages from the postings when they are many, counting the total as a walk does', () => {
       expect(planStorefrontRead(request({ posted: many, filters: { search } })).name).toBe('newest-walk');
       expect(planStorefrontRead(request({ posted: many, filters: { search }, page: pageAt(DEFERRED_FROM) + 1 }))).toEqual({ name: 'newest-postings', conditions: many!.conditions, total: 'walked' });
     });

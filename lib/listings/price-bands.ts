@@ -4,7 +4,7 @@ import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listingPriceBandTotals, listings } from '../db/schema.js';
 import { queryRows } from '../db/query-rows.js';
-import { newestFirst, pageOf, type RowSelection } from './newest-first.js';
+import { newestFirst, type RowSelection } from './newest-first.js';
 import { notTrashedById } from './queries.js';
 import { BAND_QUOTA_FROM, BAND_QUOTA_ROOM } from './read-tuning.js';
 
@@ -146,7 +146,7 @@ export async function priceBandPage<Row>(
   const counted = search.counted ? (isDeep(search) ? await rangeTotal(executor, search) : rangeTotal(executor, search)) : undefined;
   const pastTheEnd = typeof counted === 'number' && counted <= search.offset;
   const [ids, total] = await Promise.all([pastTheEnd ? [] : findPageIds(executor, search), counted]);
-  const rows = ids.length === 0 ? [] : pageOf(await selectRows(executor, sql`null`).where(inArray(listings.id, ids)).orderBy(...newestFirst));
+  const rows = ids.length === 0 ? [] : await selectRows(executor).where(inArray(listings.id, ids)).orderBy(...newestFirst);
   return { rows, total: total === undefined ? undefined : { total, exact: true } };
 }
 

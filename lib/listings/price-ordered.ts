@@ -1,13 +1,11 @@
 import { and, gte, lte } from 'drizzle-orm/sql/expressions/conditions';
 import { asc, desc } from 'drizzle-orm/sql/expressions/select';
-import { sql } from 'drizzle-orm/sql/sql';
 import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
 import {
   newestFirst,
   newestFirstTotal,
-  pageOf,
   throughFilterIndexes,
   walkInOrder,
   type ListingOrder,
@@ -31,11 +29,11 @@ interface CandidateSource<Row> {
   /** At most this many candidates (Infinity when not counted): a window this large held them all. */
   candidates: number;
   /** The page among the first `window` candidates. */
-  walk: (window: number) => PromiseLike<Array<Row & { matched: number | null }>>;
+  walk: (window: number) => PromiseLike<Row[]>;
 }
 
 /** Selects listing prices only: for a price bound, or a price range. */
-export const selectPrices: RowSelection<{ price: number }> = (source, matched) => source.select({ price: listings.price, matched }).from(listings).$dynamic();
+export const selectPrices: RowSelection<{ price: number }> = (source) => source.select({ price: listings.price }).from(listings).$dynamic();
 
 /**
  * A price that about BOUND_MARGIN times the matches the page needs reach (at least that dear, or
@@ -63,7 +61,7 @@ async function pageByPrice<Row>(
   conditions: PostedCondition[],
 ): Promise<Row[]> {
   if (search.checked === undefined) {
-    return pageOf(await selectRows(executor, sql`null`).where(search.indexed).orderBy(...order).limit(search.limit).offset(search.offset));
+    return selectRows(executor).where(search.indexed).orderBy(...order).limit(search.limit).offset(search.offset);
   }
   const window = Math.max(PRICE_WALK_WINDOW, WALK_PER_WANTED * (search.offset + search.limit));
   const probe = Math.max(PRICE_PROBE, PROBE_PER_WANTED * (search.offset + search.limit));
@@ -80,23 +78,23 @@ async function pageByPrice<Row>(
     // Every match is among each source's candidates.
     if (source.candidates === 0) return [];
     const probed = await source.walk(probe);
-    if (probed.length === search.limit || source.candidates <= probe) return pageOf(probed);
+    if (probed.length === search.limit || source.candidates <= probe) return probed;
     if (probed.length === 0 && !matchesSeen) continue;
     matchesSeen = true;
     const walked = await source.walk(window);
-    if (walked.length === search.limit || source.candidates <= window) return pageOf(walked);
+    if (walked.length === search.limit || source.candidates <= window) return walked;
     break;
   }
   // No source's first candidates held a match: the matches are few, and their filters' indexes find them.
-  if (!matchesSeen) return (await throughFilterIndexes(executor, search, selectRows, order)).rows;
+  if (!matchesSeen) return throughFilterIndexes(executor, search, selectRows, order);
   // Every match at least as dear (or as cheap) as the bound comes before any other: when they fill the page, it is the page.
   const bound = await priceBound(executor, search, direction, indexedCandidates);
   if (bound !== undefined) {
     const beyondBound = direction === 'asc' ? lte(listings.price, bound) : gte(listings.price, bound);
     const bounded = await throughFilterIndexes(executor, { ...search, checked: and(search.checked, beyondBound) }, selectRows, order);
-    if (bounded.rows.length === search.limit) return bounded.rows;
+    if (bounded.length === search.limit) return bounded;
   }
-  return (await throughFilterIndexes(executor, search, selectRows, order)).rows;
+  return throughFilterIndexes(executor, search, selectRows, order);
 }
 
 /**

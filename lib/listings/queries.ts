@@ -190,16 +190,16 @@ function listSearch(executor: Executor, filters: ListingListQuery, agentId: stri
 }
 
 /** A dynamic select of listings with their category and agent, for newestFirstPage(). */
-function listingDetailRows(source: Pick<Executor, 'select'>, matched: SQL<number | null>) {
+function listingDetailRows(source: Pick<Executor, 'select'>) {
   return source
-    .select({ ...listingDetailColumns, matched })
+    .select(listingDetailColumns)
     .from(listings)
     .innerJoin(categories, eq(categories.id, listings.categoryId))
     .leftJoin(users, eq(users.id, listings.agentId))
     .$dynamic();
 }
 
-/** One page of the search among the listings out of the trash, newest first, and how many match (exact, or a flagged estimate). */
+/** One page of the search among the listings out of the trash, newest first, and how many match (exact below 10,000, from there 10,000 flagged as not exact). */
 export function pageOfListingDetails(
   executor: Executor,
   search: Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted' | 'indexOnly'>,

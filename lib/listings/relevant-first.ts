@@ -5,7 +5,7 @@ import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
 import { listings } from '../db/schema.js';
 import { RANKED_MATCHES } from './read-tuning.js';
-import { newestFirstPage, pageOf, selectIds, type NewestFirstSearch, type RowSelection } from './newest-first.js';
+import { newestFirstPage, newestFirstTotal, selectIds, type NewestFirstSearch, type RowSelection } from './newest-first.js';
 
 /** What a listing is ranked by, each best when highest, as SQL over `listings`. */
 export interface RelevanceKeys {
@@ -50,7 +50,7 @@ function tierOf(tiers: SQL[]): SQL<number> {
 
 /** Selects each listing's tier and relevance keys. */
 function rankedSelection({ keys, tiers }: Relevance): RowSelection<RankedMatch> {
-  return (source, matched) =>
+  return (source) =>
     source
       .select({
         id: listings.id,
@@ -59,7 +59,6 @@ function rankedSelection({ keys, tiers }: Relevance): RowSelection<RankedMatch> 
         worstWord: keys.worstWord,
         wholeInTitle: keys.wholeInTitle,
         allWords: keys.allWords,
-        matched,
       })
       .from(listings)
       .$dynamic();
@@ -110,7 +109,7 @@ async function pageIdsByTier(executor: Executor, search: NewestFirstSearch, rele
     const inTier =
       found.length > 0 || offset === 0
         ? offset + found.length
-        : ((await newestFirstPage(executor, { ...tierSearch, offset: 0, limit: 1, counted: true }, selectIds)).total?.total ?? 0);
+        : (await newestFirstTotal(executor, tierSearch)).total;
     offset = Math.max(0, offset - inTier);
   }
   return ids;
@@ -137,8 +136,8 @@ export async function relevantFirstPage<Row extends { id: string }>(
 /** The rows of `ids`, in that order. */
 export async function rowsInOrder<Row extends { id: string }>(executor: Executor, ids: string[], selectRows: RowSelection<Row>): Promise<Row[]> {
   if (ids.length === 0) return [];
-  const found = await selectRows(executor, sql`null`).where(inArray(listings.id, ids));
-  const byId = new Map(pageOf(found).map((row) => [row.id, row]));
+  const found = await selectRows(executor).where(inArray(listings.id, ids));
+  const byId = new Map(found.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id)!);
 }
 
@@ -156,6 +155,6 @@ export async function relevantPostedPageIds(
 ): Promise<string[]> {
   const older: OlderMatches = async (offset, limit) => (await queryRows<{ listingId: string }>(executor, matchIds(offset, limit))).map((row) => row.listingId);
   if (search.offset >= RANKED_MATCHES) return older(search.offset, search.limit);
-  const newest = await rankedSelection(relevance)(executor, sql`null`).where(inArray(listings.id, matchIds(0, RANKED_MATCHES)));
-  return pageIds(search, pageOf(newest).sort(byRelevance), older);
+  const newest = await rankedSelection(relevance)(executor).where(inArray(listings.id, matchIds(0, RANKED_MATCHES)));
+  return pageIds(search, newest.sort(byRelevance), older);
 }

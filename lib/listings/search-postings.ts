@@ -1,7 +1,7 @@
 import { and, eq, gte, lte } from 'drizzle-orm/sql/expressions/conditions';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { getTableColumns } from 'drizzle-orm/utils';
-import type { MatchedTotal } from '../db/bounded-total.js';
+import { cappedTotal, EXACT_TOTAL_LIMIT, type MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
 import { listingAttributeValues, listings, searchOtherWords, searchPostings, searchTerms } from '../db/schema.js';
@@ -267,10 +267,13 @@ function postedMatches(conditions: string[][], range: PostedScope, first?: numbe
   );
 }
 
-/** How many listings meet every condition, counted from their postings (read whole, from the index alone): exact. */
+/** How many listings meet every condition, counted from their postings (from the index alone) up to EXACT_TOTAL_LIMIT. */
 export async function postedTotal(executor: Executor, conditions: string[][], range: PostedScope): Promise<MatchedTotal> {
-  const [counted] = await queryRows<{ total: number }>(executor, sql`select count(*)::int as total from ${postedMatches(conditions, range)}`);
-  return { total: counted!.total, exact: true };
+  const [counted] = await queryRows<{ total: number }>(
+    executor,
+    sql`select count(*)::int as total from (select from ${postedMatches(conditions, range)} limit ${EXACT_TOTAL_LIMIT}) as matching`,
+  );
+  return cappedTotal(counted!.total);
 }
 
 /**
@@ -316,7 +319,7 @@ export function walkPostings<Row>(
       .from(sql`${candidatesInPriceOrder(condition, direction, window)} as posted`)
       .innerJoin(listings, eq(listings.id, sql`posted."listingId"`)),
   );
-  return selectRows(executor.with(candidates), sql`null`)
+  return selectRows(executor.with(candidates))
     .where(and(search.indexed, search.checked))
     .orderBy(...order)
     .limit(search.limit)

@@ -1,9 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm/sql/expressions/conditions';
 import { sql } from 'drizzle-orm/sql/sql';
-import type { MatchedTotal } from '../db/bounded-total.js';
+import { cappedTotal, type MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
-import { newestFirst, newestFirstPage, newestFirstTotal, pageOf, type NewestFirstSearch } from '../listings/newest-first.js';
+import { newestFirst, newestFirstPage, newestFirstTotal, type NewestFirstSearch } from '../listings/newest-first.js';
 import { notTrashed } from '../listings/queries.js';
 import { priceBandPage, priceBandTotal, type PriceBandSearch } from '../listings/price-bands.js';
 import { priceOrder, priceOrderedPage } from '../listings/price-ordered.js';
@@ -23,7 +23,7 @@ interface PageRead {
  * of one category, newest first, built and planned once per database and shape (with or without a category).
  */
 function prepareNearPage(executor: Executor, inCategory: boolean) {
-  return publicPageRows(executor, sql`null`)
+  return publicPageRows(executor)
     .where(and(eq(listings.status, 'AVAILABLE'), inCategory ? eq(listings.categoryId, categoryNamed(sql.placeholder('category'))) : undefined, notTrashed))
     .orderBy(...newestFirst)
     .limit(sql.placeholder('limit'))
@@ -69,9 +69,9 @@ function totalOf(source: 'postings' | 'walked' | 'kept', { executor, request, se
 
 /**
  * A page of a postings plan with its total. Counted from the postings, the two are read side by
- * side. Estimated as a walk does (postings too many to merge, so a deep page), the total comes
- * first: when it is exact, the matches were few, and a page past them is answered without merging
- * postings that rarely meet.
+ * side. Counted as a walk's (postings too many to merge, so a deep page), the total comes first:
+ * when it is exact, the matches are fewer than the served results, and a page past them is
+ * answered without merging postings that rarely meet.
  */
 async function postedPage(source: 'postings' | 'walked', context: ReadContext, readPage: () => Promise<PublicListingPageRow[]>): Promise<PageRead> {
   if (!context.search.counted) return { rows: await readPage() };
@@ -106,22 +106,20 @@ const executors: Executors = {
   'price-bands': (_plan, { executor, request, search }) => priceBandPage(executor, priceBandSearchOf(request, search), publicPageRows),
   'newest-postings': (plan, context) =>
     postedPage(plan.total, context, async () =>
-      pageOf(
-        await publicPageRows(context.executor, sql`null`)
-          .where(inArray(listings.id, postedNewestPageIds(plan.conditions, postedScopeOf(context.request), context.search.offset, context.search.limit)))
-          .orderBy(...newestFirst),
-      ),
+      publicPageRows(context.executor)
+        .where(inArray(listings.id, postedNewestPageIds(plan.conditions, postedScopeOf(context.request), context.search.offset, context.search.limit)))
+        .orderBy(...newestFirst),
     ),
   'newest-walk': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
   'price-index': (plan, { executor, search }) => priceOrderedPage(executor, search, plan.direction, publicPageRows, []),
   'price-postings': async (plan, { executor, search }) => {
     const [rows, total] = await Promise.all([
-      publicPageRows(executor, sql`null`)
+      publicPageRows(executor)
         .where(inArray(listings.id, postedTermPageIds(plan.term, plan.direction, search.offset, search.limit)))
         .orderBy(...priceOrder(plan.direction)),
       search.counted ? newestFirstTotal(executor, search) : undefined,
     ]);
-    return { rows: pageOf(rows), total };
+    return { rows, total };
   },
   'price-sources': async (plan, { executor, request, search }) =>
     priceOrderedPage(executor, search, plan.direction, publicPageRows, await postedConditions(executor, postedSearchOf(request.filters))),
@@ -140,8 +138,8 @@ function execute<Name extends StorefrontReadPlanName>(plan: Extract<StorefrontRe
 
 /**
  * Available listings matching the filters in the order asked for, among the first SERVED_RESULTS,
- * and (with a page) how many match: exact from the kept totals for a category or none, and for
- * few matches; an estimate, flagged, for broad row filters. With the name of the plan that read them.
+ * and (with a page) how many match: exact below EXACT_TOTAL_LIMIT, and from there that limit,
+ * flagged as not exact (see cappedTotal()). With the name of the plan that read them.
  */
 export async function findPublicListings(
   executor: Executor,
@@ -155,5 +153,6 @@ export async function findPublicListings(
     limit: Math.min(request.limit, SERVED_RESULTS - offset),
     counted: request.page !== undefined,
   };
-  return { ...(await execute(plan, { executor, request, search })), plan: plan.name };
+  const { rows, total } = await execute(plan, { executor, request, search });
+  return { rows, total: total === undefined ? undefined : cappedTotal(total.total), plan: plan.name };
 }

@@ -101,9 +101,9 @@ function checkedConditions(filters: PublicListingFilters): SQL | undefined {
 }
 
 /** The storefront page's columns, from `listings` and its category, for the page readers. */
-export function publicPageRows(source: Pick<Executor, 'select'>, matched: SQL<number | null>) {
+export function publicPageRows(source: Pick<Executor, 'select'>) {
   return source
-    .select({ ...shownListingColumns, categoryDisplayName: categories.displayName, categoryVersion: categories.updatedAt, matched })
+    .select({ ...shownListingColumns, categoryDisplayName: categories.displayName, categoryVersion: categories.updatedAt })
     .from(listings)
     .innerJoin(categories, eq(categories.id, listings.categoryId))
     .$dynamic();

@@ -161,7 +161,7 @@ export async function findLogWithListing(executor: Executor, id: string): Promis
 /**
  * The log entries of one agent's listings counted one by one: each is found through a listing of
  * the agent, an index probe apiece, so a busy agent's (tens of thousands) would cost far more to
- * count than the page. Past these, the planner's estimate, flagged.
+ * count than the page. From these on, the total says this many, flagged as not exact.
  */
 const COUNTED_AGENT_LOGS = 1_000;
 
