@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import type { BrowseCeilings } from '../lib/seeding/catalogue-prices.js';
 
 /**
  * What every benchmark section shares: the service under measurement, a load run, the database
@@ -30,6 +31,8 @@ export interface BenchStore {
   categoryNames: string[];
   /** An AVAILABLE listing a hundred from the newest. */
   availableListingId: string;
+  /** The price ceilings a browsing shopper sets: the catalogue's own price percentiles, overall and per category. */
+  browseCeilings: BrowseCeilings;
 }
 
 /** One section of the benchmarks: prints its figures and answers whether it met its target. */

@@ -18,7 +18,10 @@ export async function prepareStore(databaseUrl: string, listings: number, env: N
   const { getDb, closeDb } = await import('../lib/db/client.js');
   const { upsertAdmin } = await import('../lib/auth/bootstrap-admin.js');
   const { signToken } = await import('../lib/auth/tokens.js');
-  const admin = await upsertAdmin(await getDb(), { ...BENCH_ADMIN, name: 'Bench Admin', phone: '' });
+  const { catalogueBrowseCeilings } = await import('../lib/seeding/catalogue-prices.js');
+  const db = await getDb();
+  const admin = await upsertAdmin(db, { ...BENCH_ADMIN, name: 'Bench Admin', phone: '' });
+  const browseCeilings = await catalogueBrowseCeilings(db);
   await closeDb();
   const [agent] = await query<{ id: string; email: string }>(databaseUrl, `select id, email from users where role = 'AGENT' order by email limit 1`);
   const [phones] = await query<{ id: string }>(databaseUrl, `select id from categories where name = 'PHONES'`);
@@ -32,6 +35,7 @@ export async function prepareStore(databaseUrl: string, listings: number, env: N
     phonesCategoryId: phones!.id,
     categoryNames: categories.map((category) => category.displayName),
     availableListingId: available!.id,
+    browseCeilings,
   };
   console.log(`\nBenchmark database ${databaseUrl.replace(/\/\/[^@]*@/, '//')}: ${store.listings.toLocaleString('en-US')} listings`);
   return store;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { CEILING_PERCENTILES, type BrowseCeilings } from '../../lib/seeding/catalogue-prices.js';
 import { firstDifference, type AnswerKind } from '../same-answers.js';
 import {
   measureLoad,
@@ -40,19 +41,27 @@ interface Scenario {
 /** The storefront's page size. */
 const BROWSE_PAGE_SIZE = 24;
 const BROWSE_PAGES = 50;
-const BROWSE_PRICE_CEILINGS = [100, 250, 500, 1_000, 2_000];
+/** The percentiles of the catalogue's prices a browsing shopper's ceilings sit at (the 10th, 30th, ... 90th), where no structure's bound needs to be. */
+const BROWSE_CEILING_PERCENTILES: number[] = [0.1, 0.3, 0.5, 0.7, 0.9];
 /** Answers compared between the service and the floor before a browse run: a sample of its paths. */
 const BROWSE_COMPARED = 12;
 
+/** The ceilings at BROWSE_CEILING_PERCENTILES among `ceilings` (one per CEILING_PERCENTILES; none for a category without prices). */
+function browsedCeilings(ceilings: number[]): number[] {
+  return ceilings.filter((_, index) => BROWSE_CEILING_PERCENTILES.includes(CEILING_PERCENTILES[index]!));
+}
+
 /**
- * A shopper browsing: every category and none, pages 1 to BROWSE_PAGES, no price ceiling or one of
- * BROWSE_PRICE_CEILINGS, at the storefront's page size; distinct URLs that an answer cache rarely meets twice.
+ * A shopper browsing: every category and none, pages 1 to BROWSE_PAGES, no price ceiling or one
+ * at a percentile of the category's prices (of every price without one), at the storefront's page
+ * size; distinct URLs that an answer cache rarely meets twice.
  */
-function browsePaths(categoryNames: string[]): string[] {
+function browsePaths(categoryNames: string[], ceilings: BrowseCeilings): string[] {
   const paths: string[] = [];
   for (const category of ['', ...categoryNames]) {
+    const prices = category ? (ceilings.byCategory[category] ?? []) : ceilings.overall;
     for (let page = 1; page <= BROWSE_PAGES; page += 1) {
-      for (const ceiling of [undefined, ...BROWSE_PRICE_CEILINGS]) {
+      for (const ceiling of [undefined, ...browsedCeilings(prices)]) {
         const query = new URLSearchParams({ limit: String(BROWSE_PAGE_SIZE), page: String(page) });
         if (category) query.set('category', category);
         if (ceiling !== undefined) query.set('priceMax', String(ceiling));
@@ -64,7 +73,7 @@ function browsePaths(categoryNames: string[]): string[] {
 }
 
 function scenariosOf(store: BenchStore): Scenario[] {
-  const browsed = browsePaths(store.categoryNames);
+  const browsed = browsePaths(store.categoryNames, store.browseCeilings);
   return [
     { name: 'public list', path: '/api/public/listings', kind: 'list' },
     { name: 'public search (q + brand + price)', path: '/api/public/listings?q=pro&brand=apple&priceMin=200&priceMax=1500', kind: 'list' },

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { shopperQueries } from '../../lib/seeding/shopper-queries.js';
+import { PUBLIC_LISTING_ORDERS } from '../../lib/storefront/schema.js';
 import {
   ensureDatabase,
   median,
@@ -194,6 +196,26 @@ const HOSTILE_SEARCHES: TimedRequest[] = [
   { name: 'suggest of punctuation', path: '/api/public/suggest?q=%25%25' },
 ];
 
+/** A page deep within the served results, where a search's matches are read past thousands of others. */
+const SHOPPER_DEEP_PAGE = 150;
+
+/**
+ * What shoppers type (shopperQueries(): frequent, middling and rare words, words only descriptions
+ * hold, model codes, Amharic, typos, several words, word beginnings), each in every order on the
+ * first page and on a deep one, and in the filter panel: the catalogue's words, not chosen to suit any structure.
+ */
+function shopperSearches(): TimedRequest[] {
+  return shopperQueries(SCALE_LISTINGS).flatMap(({ kind, q }) => [
+    ...PUBLIC_LISTING_ORDERS.flatMap((sort) =>
+      [1, SHOPPER_DEEP_PAGE].map((page) => ({
+        name: `public list ${kind} "${q}", ${sort}, page ${page}`,
+        path: `/api/public/listings?${new URLSearchParams({ q, sort, page: String(page) })}`,
+      })),
+    ),
+    { name: `filter-options ${kind} "${q}"`, path: `/api/public/filter-options?${new URLSearchParams({ q })}` },
+  ]);
+}
+
 /** The moment `days` days ago, as a query value. */
 function daysAgo(days: number): string {
   return encodeURIComponent(new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString());
@@ -260,6 +282,7 @@ function readRequests(f: Fixture): TimedRequest[] {
     storefront('q with a typo, deep page', '?q=iphnoe&page=150'),
     storefront('q + price ceiling, deep page by relevance', '?q=galaxy&priceMax=300&page=100'),
     storefront('common q + brand anti-correlated, deep page (0)', '?q=pro&brand=dell&page=100'),
+    ...shopperSearches(),
     { name: 'suggest after a short word', path: '/api/public/suggest?q=5g%20gal' },
     { name: 'filter-options with a broad q', path: '/api/public/filter-options?q=airpods' },
     { name: 'filter-options with a brand', path: '/api/public/filter-options?category=Phones&brand=apple' },
@@ -351,8 +374,7 @@ async function explain(databaseUrl: string, statements: CapturedStatement[]): Pr
     try {
       for (const { sql, params } of statements) {
         if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(sql)) continue;
-        // The service's own planner estimates (estimatedRows()) are shown as they ran.
-        const analyzed = /^\s*explain\b/i.test(sql) ? sql : `explain (analyze, buffers) ${sql}`;
+        const analyzed = `explain (analyze, buffers) ${sql}`;
         if (/^\s*set\b/i.test(sql)) {
           await client.query(sql, params);
           lines.push(`  ${sql}`);
