@@ -2,10 +2,17 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { config, MIN_JWT_SECRET_BYTES } from './config.js';
-import { ApiError } from './http/api-error.js';
 import { log } from './log.js';
 
 let secret: Uint8Array | undefined;
+
+/** In production without a `JWT_SECRET` of at least 32 bytes, no token is issued or accepted: the service is unavailable, not broken. */
+export class ServerSecretMissing extends Error {
+  constructor() {
+    super('Service unavailable: JWT_SECRET is not set to at least 32 bytes');
+    this.name = 'ServerSecretMissing';
+  }
+}
 
 /**
  * `JWT_SECRET` is required in production, at least 32 bytes. Locally a random secret is generated once and kept in
@@ -16,7 +23,7 @@ export function jwtSecret(): Uint8Array {
   const cfg = config();
   if (cfg.production && Buffer.byteLength(cfg.jwtSecret ?? '', 'utf8') < MIN_JWT_SECRET_BYTES) {
     log.error('JWT_SECRET is missing or shorter than 32 bytes: tokens are neither issued nor accepted');
-    throw new ApiError(503, 'Service unavailable: JWT_SECRET is not set to at least 32 bytes');
+    throw new ServerSecretMissing();
   }
   if (cfg.jwtSecret) {
     secret = new TextEncoder().encode(cfg.jwtSecret);

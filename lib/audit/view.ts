@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { RoleView } from '../auth/view.js';
-import { IsoTimestamp, RecordId } from '../http/common-views.js';
+import { IsoTimestamp, RecordId, RoleView } from '../http/common-views.js';
 import { AUDIT_ENTITIES } from './record.js';
 
 export const AuditEntryView = v.pipe(

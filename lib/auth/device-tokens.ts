@@ -58,8 +58,10 @@ export async function issueDeviceToken(db: Database, accountId: string, network:
 
 /** The device a token names by its signature, or undefined for anything that is not a device token of ours. */
 export async function readDeviceToken(token: string): Promise<TrustedDevice | undefined> {
+  // Outside the try: without a server key the service is unavailable, which is not a bad token.
+  const deviceKey = key();
   try {
-    const { payload } = await jwtVerify(token, key(), { algorithms: [ALGORITHM], requiredClaims: ['exp', 'jti', 'sub'] });
+    const { payload } = await jwtVerify(token, deviceKey, { algorithms: [ALGORITHM], requiredClaims: ['exp', 'jti', 'sub'] });
     return { accountId: payload.sub!, deviceId: payload.jti! };
   } catch {
     return undefined;

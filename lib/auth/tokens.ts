@@ -31,8 +31,10 @@ export function signToken(user: TokenSubject): Promise<string> {
 
 /** Verifies signature (HS256 only) and expiry, with the spec's messages. A token must carry `exp` and `iat`: without `exp` it would never expire, without `iat` no password reset could end it. */
 export async function verifyToken(token: string): Promise<TokenClaims> {
+  // Outside the try: without a secret the service is unavailable, which is not the caller's bad token.
+  const secret = jwtSecret();
   try {
-    const { payload } = await jwtVerify(token, jwtSecret(), { algorithms: [ALGORITHM], requiredClaims: ['exp', 'iat'] });
+    const { payload } = await jwtVerify(token, secret, { algorithms: [ALGORITHM], requiredClaims: ['exp', 'iat'] });
     if (typeof payload.sub !== 'string' || typeof payload.email !== 'string' || typeof payload.role !== 'string' || typeof payload.iat !== 'number') {
       throw ApiError.unauthorized('Invalid token');
     }

@@ -1,7 +1,5 @@
 import * as v from 'valibot';
-import { RecordId, Timestamp } from '../http/common-views.js';
-
-export const RoleView = v.picklist(['SUPER_ADMIN', 'AGENT']);
+import { RecordId, RoleView, Timestamp } from '../http/common-views.js';
 
 const Email = v.pipe(v.string(), v.email(), v.examples(['sara.tesfaye@example.com']));
 

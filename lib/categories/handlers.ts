@@ -6,13 +6,13 @@ import type { IdParams } from '../http/common-schemas.js';
 import { categoryTag, invalidateEdgeCache } from '../http/edge-cache.js';
 import { created, ok, type Reply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
-import { countTrashedListingsInCategory } from '../listings/trash-queries.js';
 import { log } from '../log.js';
 import { recordCategoryAudit } from './audit.js';
 import { DEFAULT_CATEGORIES } from './default-categories.js';
 import { categoryPresenter, categoryWithCountPresenter } from './presenter.js';
 import {
   countListingsInCategory,
+  countTrashedListingsInCategory,
   deleteCategoryRow,
   findCategoryWithCount,
   insertCategory,

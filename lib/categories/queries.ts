@@ -1,9 +1,10 @@
-import { eq, inArray, or } from 'drizzle-orm/sql/expressions/conditions';
+import { and, eq, inArray, isNotNull, or } from 'drizzle-orm/sql/expressions/conditions';
 import { asc } from 'drizzle-orm/sql/expressions/select';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
+import { count } from 'drizzle-orm/sql/functions/aggregate';
 import { getTableColumns } from 'drizzle-orm/utils';
 import type { Executor } from '../db/client.js';
-import { categories, listingTotals } from '../db/schema.js';
+import { categories, listings, listingTotals } from '../db/schema.js';
 import { notFoundError } from '../http/api-error.js';
 import { countListings } from '../db/kept-totals.js';
 import type { CategoryDefinition } from './default-categories.js';
@@ -102,4 +103,13 @@ export async function insertMissingCategories(executor: Executor, definitions: r
     .onConflictDoNothing({ target: categories.name })
     .returning({ name: categories.name });
   return rows.map((row) => row.name);
+}
+
+/** How many listings in the trash belong to the category: they keep it from being deleted, so each can come back into it. */
+export async function countTrashedListingsInCategory(executor: Executor, categoryId: string): Promise<number> {
+  const [row] = await executor
+    .select({ total: count() })
+    .from(listings)
+    .where(and(isNotNull(listings.deletedAt), eq(listings.categoryId, categoryId)));
+  return row?.total ?? 0;
 }

@@ -1,14 +1,16 @@
 import { log } from '../log.js';
+import { ServerSecretMissing } from '../server-secret.js';
 import { ApiError, errorEnvelope } from './api-error.js';
 import { databaseErrorToApiError } from './database-errors.js';
 import type { Reply } from './reply.js';
 
 /**
- * The one place an error becomes an answer: an ApiError (or a database error it stands for) as
- * the error envelope, anything else as a logged 500.
+ * The one place an error becomes an answer: an ApiError (or a missing setting or database error
+ * it stands for) as the error envelope, anything else as a logged 500.
  */
 export function errorReply(error: unknown, requestId: string): Reply {
-  const apiError = error instanceof ApiError ? error : databaseErrorToApiError(error);
+  const apiError =
+    error instanceof ApiError ? error : error instanceof ServerSecretMissing ? new ApiError(503, error.message) : databaseErrorToApiError(error);
   if (apiError && apiError.status >= 500) log.warn('request failed on a dependency', { requestId, status: apiError.status, error });
   if (apiError) {
     const body = errorEnvelope(apiError);

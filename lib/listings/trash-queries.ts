@@ -1,5 +1,4 @@
 import { and, eq, inArray, isNotNull, isNull, lt } from 'drizzle-orm/sql/expressions/conditions';
-import { count } from 'drizzle-orm/sql/functions/aggregate';
 import { desc } from 'drizzle-orm/sql/expressions/select';
 import { sql } from 'drizzle-orm/sql/sql';
 import { boundedTotal, type MatchedTotal } from '../db/bounded-total.js';
@@ -70,13 +69,4 @@ export async function deleteExpiredTrash(executor: Executor, retentionDays: numb
     .limit(limit)
     .for('update', { skipLocked: true });
   return executor.delete(listings).where(inArray(listings.id, expired)).returning();
-}
-
-/** How many listings in the trash belong to the category: they keep it from being deleted, so each can come back into it. */
-export async function countTrashedListingsInCategory(executor: Executor, categoryId: string): Promise<number> {
-  const [row] = await executor
-    .select({ total: count() })
-    .from(listings)
-    .where(and(isNotNull(listings.deletedAt), eq(listings.categoryId, categoryId)));
-  return row?.total ?? 0;
 }
