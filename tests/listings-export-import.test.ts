@@ -533,6 +533,46 @@ describe('listings in the trash', () => {
     expect(adminTrash.sort()).toEqual(everyTrashed.map((row) => row.id).sort());
     expect(rowsOf((await exportCsv(admin.token)).body).map((row) => row.id)).not.toContain(trashed.id);
   });
+
+  it('fail the import row that names them, dry run or not, and stay in the trash as they were', async () => {
+    const agent = await freshAgent();
+    const admin = await buildAdmin(server.db);
+    const listing = await buildListing(server.db, { categoryId: shop.category.id, agentId: agent.id, title: 'Trashed phone', price: 100 });
+    expect((await trash(listing.id, agent.token)).status).toBe(200);
+    const [inTrash] = await server.db.select().from(listings).where(eq(listings.id, listing.id));
+    expect(inTrash!.deletedAt).not.toBeNull();
+    const auditBefore = await auditOf(listing.id);
+    const before = await countRows();
+    const file = csvOf([
+      ['id', 'title', 'price'],
+      [listing.id, 'Brought back by a file', '90'],
+    ]);
+    const failedRow = {
+      row: 2,
+      id: listing.id,
+      status: 'failed',
+      errors: [{ field: 'id', message: `Listing with id "${listing.id}" is in the trash: restore it first (POST /api/listings/${listing.id}/restore)`, received: listing.id }],
+    };
+    for (const token of [agent.token, admin.token]) {
+      for (const dryRun of [true, false]) {
+        const response = await importCsv(token, file, { dryRun });
+        expect(response.status).toBe(200);
+        expect(response.body.data).toEqual({ dryRun, created: 0, updated: 0, unchanged: 0, failed: 1, warnings: [], rows: [failedRow] });
+      }
+    }
+    // Another agent naming it fails as for any listing not theirs.
+    const stranger = await freshAgent();
+    expect((await importCsv(stranger.token, file)).body.data.rows).toEqual([{ row: 2, id: listing.id, status: 'failed', errors: [{ field: 'id', message: 'Not authorized', received: listing.id }] }]);
+    expect((await server.db.select().from(listings).where(eq(listings.id, listing.id)))[0]).toEqual(inTrash);
+    expect(await auditOf(listing.id)).toEqual(auditBefore);
+    expect(await countRows()).toEqual(before);
+    expect((await api.get(`/api/listings/${listing.id}`, { token: agent.token })).status).toBe(404);
+
+    // Once restored, the same file updates it.
+    expect((await api.post(`/api/listings/${listing.id}/restore`, { token: agent.token })).status).toBe(200);
+    expect((await importCsv(agent.token, file)).body.data).toMatchObject({ updated: 1, unchanged: 0, failed: 0 });
+    expect((await server.db.select().from(listings).where(eq(listings.id, listing.id)))[0]).toMatchObject({ title: 'Brought back by a file', price: 90, deletedAt: null });
+  });
 });
 
 describe('the sample file of docs/bulk-data.md', () => {

@@ -178,6 +178,11 @@ function planUpdate(row: number, before: ListingRow, cells: RowCells, caller: Au
     errors.push({ field: 'id', message: 'Not authorized', received: before.id });
     return fail();
   }
+  // Written over, a listing in the trash would change unseen, or come back unasked: it stays as it is.
+  if (before.deletedAt !== null) {
+    errors.push({ field: 'id', message: `Listing with id "${before.id}" is in the trash: restore it first (POST /api/listings/${before.id}/restore)`, received: before.id });
+    return fail();
+  }
   const fields = listingFields(cells, errors);
   const emailCell = cells.of('agentEmail');
   const agentId = isBlank(emailCell) ? before.agentId : ownerNamed(emailCell, caller, context, errors);
@@ -204,7 +209,7 @@ function planUpdate(row: number, before: ListingRow, cells: RowCells, caller: Au
 
 /**
  * What a row comes to: a listing to create (no `id`), one to update (the `id` of a listing the
- * caller may manage), or a failure with every error of the row, in the words of the single-listing
+ * caller may manage, out of the trash), or a failure with every error of the row, in the words of the single-listing
  * endpoints and each naming its column.
  */
 export function planRow(row: FileRow, layout: ImportLayout, caller: AuthUser, context: ImportContext): RowPlan {
