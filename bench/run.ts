@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { compile, SERVICE_URL, type BenchContext, type BenchSection, type BenchStore } from './harness.js';
+import { benchBulk } from './sections/bulk.js';
 import { benchColdStarts } from './sections/cold.js';
 import { benchDeployedFunctions } from './sections/deployed.js';
 import { benchLoad } from './sections/load.js';
@@ -23,6 +24,7 @@ const SECTIONS: Record<string, BenchSection> = {
   logins: benchLoginFlood,
   memory: benchMemory,
   scale: benchScale,
+  bulk: benchBulk,
   photos: benchPhotoBytes,
 };
 

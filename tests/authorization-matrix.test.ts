@@ -53,6 +53,8 @@ describe('route discovery', () => {
   it('finds the functions and their declared access', () => {
     expect(endpoints.length).toBeGreaterThan(3);
     expect(endpoints).toContainEqual({ method: 'GET', pattern: '/api/health', access: 'public' });
+    expect(endpoints).toContainEqual({ method: 'GET', pattern: '/api/listings/export', access: 'token' });
+    expect(endpoints).toContainEqual({ method: 'POST', pattern: '/api/listings/import', access: 'token' });
   });
 });
 

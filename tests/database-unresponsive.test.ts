@@ -54,4 +54,9 @@ describe('a database that accepts connections and never answers', () => {
       await proxy.close();
     }
   });
+
+  it('answers 503 when the database cancels a statement that ran past the statement time limit', () => {
+    const cancelled = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    expect(databaseErrorToApiError(cancelled)).toMatchObject({ status: 503, message: 'Service unavailable: the database took too long to answer, please try again' });
+  });
 });

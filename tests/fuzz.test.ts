@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   discoverEndpoints,
+  hostileCsvBody,
   hostileJsonBody,
   hostilePathValue,
   hostileQuery,
@@ -18,6 +19,7 @@ import {
   type DiscoveredEndpoint,
   type RawRequest,
 } from './support/fuzz-inputs.js';
+import { IMPORT_COLUMNS } from '../lib/listings/csv/columns.js';
 import { type ApiResponse } from './support/http.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
@@ -32,6 +34,7 @@ const endpoints = await discoverEndpoints(path.resolve('api'));
 const writes = endpoints.filter((endpoint) => endpoint.method !== 'GET');
 const withBody = endpoints.filter((endpoint) => endpoint.schemas.body || endpoint.schemas.form);
 const withForm = endpoints.filter((endpoint) => endpoint.schemas.form);
+const withFile = endpoints.filter((endpoint) => endpoint.schemas.file);
 const withParams = endpoints.filter((endpoint) => endpoint.params.length > 0);
 const reads = endpoints.filter((endpoint) => endpoint.method === 'GET');
 
@@ -129,6 +132,7 @@ describe('route discovery', () => {
     expect(withForm.map(label)).toContain('PATCH /api/listings/:id (token)');
     expect(withParams.map(label)).toContain('GET /api/public/listings/:id (public)');
     expect(reads.map(label)).toContain('GET /api/public/listings (public)');
+    expect(withFile.map(label)).toContain('POST /api/listings/import (token)');
   });
 });
 
@@ -170,6 +174,33 @@ describe.each(withForm.map((endpoint) => ({ endpoint, name: label(endpoint) })))
       expect(response.status, `${label(endpoint)} with ${request.label}`).toBeGreaterThanOrEqual(400);
     }
     expect(storedFiles()).toEqual(filesBefore);
+  });
+});
+
+describe.each(withFile.map((endpoint) => ({ endpoint, name: label(endpoint) })))('hostile files: $name', ({ endpoint }) => {
+  const columns = [...IMPORT_COLUMNS, 'attr:brand', 'attr:storage'];
+
+  it('answers each with an envelope below 500, and a refused one changes no rows', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileCsvBody(columns), fc.boolean(), async (request, asAgent) => {
+        await sendAndCheck(endpoint, plausiblePath(endpoint), request, tokenFor(endpoint, asAgent), `file ${Buffer.from(request.body).toString('utf8').slice(0, 200)}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('refuses broken JSON, other content types and broken multipart bodies with a 4xx envelope, changing no rows', async () => {
+    for (const request of [...MALFORMED_BODIES, ...MALFORMED_MULTIPART]) {
+      const response = await sendAndCheck(endpoint, plausiblePath(endpoint), request, tokenFor(endpoint, true), request.label);
+      expect(response.status, `${label(endpoint)} with ${request.label}`).toBeGreaterThanOrEqual(400);
+    }
+  });
+
+  it('answers 413 to a file over its limit', async () => {
+    const limit = endpoint.schemas.file!.maxBytes;
+    const response = await sendAndCheck(endpoint, plausiblePath(endpoint), { label: 'oversized', contentType: endpoint.schemas.file!.mediaType, body: 'x'.repeat(limit + 1) }, tokenFor(endpoint, true), 'a file over its limit');
+    expect(response.status).toBe(413);
+    expect(response.body.error).toMatch(/too large/i);
   });
 });
 

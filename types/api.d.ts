@@ -629,6 +629,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/listings/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the list as a CSV file (an agent: their own listings)
+         * @description The whole list, newest first, with the filters of `GET /api/listings` (same names; no pages): the listings out of the trash, or with `trashed=true` those in it. One row per listing: `id`, `title`, `description`, `price`, `stockQuantity`, `status`, `category` (its display name), one `attr:<field>` column per field of the rules of the categories in the file (each category's fields in its order, categories by display name), `images` (absolute URLs joined by ` | `) and `createdAt`. RFC 4180 (CRLF between rows, quotes where a cell holds a comma, quote or line break), UTF-8 with a byte order mark. A cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written behind a single quote, so a spreadsheet shows it as text; the import takes that quote off again. Streamed as it is read, in constant memory at any size. 60 exports an hour per caller (429 beyond). See docs/bulk-data.md.
+         *
+         *     Needs a bearer token (any role).
+         */
+        get: operations["getListingsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/listings/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import listings from a CSV file, or check it first (`dryRun=true`)
+         * @description The file an export writes, as the body (`Content-Type: text/csv`) or as the multipart field `file`: at most 4 MiB and 5,000 rows (413 beyond, writing nothing). A row without `id` creates a listing; a row with the `id` of a listing the caller manages updates it (another agent's listing fails the row: `Not authorized`; a listing in the trash fails it too, and stays there until `POST /api/listings/:id/restore` brings it back). An agent's rows are their own; an administrator's `agentEmail` column names the owner (required to create). A file that changes only some fields may carry `id` and those columns; to create, `title`, `price` and `category` (display name, or code) are needed. An empty cell leaves a field as it is (a new listing gets the default), except `description` and `attr:` columns, where it means empty. `images` may only name, in order, the listing's own images (those left out are removed); `createdAt` is not read. The answer is `data: { dryRun, created, updated, unchanged, failed, warnings, rows }`: each row by `row`, the line of the file it starts on (the header is line 1), with its `status` and, when failed, its `errors` (`field` is the column, `message` the words of the single-listing endpoints). Unknown columns are `warnings`, not failures. Valid rows are written 500 at a time, each 500 in one transaction (should the database fail part-way, the error names the row the import stopped at: the rows before it are written); failed rows are skipped. A row that changes nothing is reported `updated` and counted `unchanged`, and writes nothing (no `updatedAt`, no audit entry); each listing written gets its audit entry. Imported listings are not posted to the channel. 400 naming the row and column for a file that is not UTF-8 or not CSV (unbalanced quotes), without a header or the columns it needs, naming a column twice, or naming one id on two rows. 60 imports an hour per caller, dry runs included (429 beyond).
+         *
+         *     Needs a bearer token (any role).
+         */
+        post: operations["postListingsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notifications": {
         parameters: {
             query?: never;
@@ -1336,7 +1380,7 @@ export interface components {
         /**
          * @description `VALIDATION_FAILED` (400): A parameter, field or file is missing or invalid; `details` names each one at fault.
          *
-         *     `MALFORMED_BODY` (400): The body is not well-formed JSON or multipart, or the upload was cut off.
+         *     `MALFORMED_BODY` (400): The body is not well-formed JSON, multipart or CSV (or not UTF-8 text), or the upload was cut off.
          *
          *     `UNSUPPORTED_IMAGE` (400): A file is not a decodable image, or its dimensions are too large.
          *
@@ -2229,7 +2273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2842,7 +2886,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3046,7 +3090,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3455,7 +3499,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3658,7 +3702,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3832,7 +3876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3990,7 +4034,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4411,7 +4455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5061,7 +5105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5457,7 +5501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6724,7 +6768,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7540,7 +7584,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7834,6 +7878,368 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "CONFLICT";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description Unexpected failure (`Internal server error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_ERROR";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "DEPENDENCY_UNAVAILABLE";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+        };
+    };
+    getListingsExport: {
+        parameters: {
+            query?: {
+                status?: "AVAILABLE" | "PENDING" | "SOLD" | "ARCHIVED";
+                categoryId?: string;
+                minPrice?: number;
+                maxPrice?: number;
+                search?: string;
+                city?: string;
+                neighborhood?: string;
+                trashed?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file (RFC 4180, UTF-8 with a byte order mark), streamed */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="listings-<date>.csv"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input: `details` lists each field at fault */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description Missing, malformed, invalid or expired token, or the user no longer exists */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt is accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description Unexpected failure (`Internal server error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_ERROR";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; try again */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "DEPENDENCY_UNAVAILABLE";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+        };
+    };
+    postListingsImport: {
+        parameters: {
+            query?: {
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file as the body (`Content-Type: text/csv`), or as the multipart field `file`. */
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A CSV file of listings (UTF-8, the columns of an export), of at most 4 MiB and 5,000 rows.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The `data` envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** ImportReport */
+                        data: {
+                            /** @description True when nothing was written: the counts say what the import would do. */
+                            dryRun: boolean;
+                            created: number;
+                            /** @description Rows naming a listing of the caller, whether or not they change it. */
+                            updated: number;
+                            /** @description Of the updated rows, those that change nothing: nothing is written for them. */
+                            unchanged: number;
+                            failed: number;
+                            /** @description Columns the import does not read (an unknown or unnamed column): reported, never a failure. */
+                            warnings: {
+                                /**
+                                 * @description The column at fault: `price`, `attr:storage`, `category`, ...
+                                 * @example price
+                                 */
+                                field: string;
+                                /**
+                                 * @description In the words of the single-listing endpoints.
+                                 * @example must be a non-negative number with at most 2 decimals
+                                 */
+                                message: string;
+                                received?: unknown;
+                            }[];
+                            rows: {
+                                /** @description The line of the file the row starts on; the header is line 1. */
+                                row: number;
+                                /** @description The listing: the one the row names, or the one it created. */
+                                id?: string;
+                                /** @enum {string} */
+                                status: "created" | "updated" | "failed";
+                                errors?: {
+                                    /**
+                                     * @description The column at fault: `price`, `attr:storage`, `category`, ...
+                                     * @example price
+                                     */
+                                    field: string;
+                                    /**
+                                     * @description In the words of the single-listing endpoints.
+                                     * @example must be a non-negative number with at most 2 decimals
+                                     */
+                                    message: string;
+                                    received?: unknown;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: `details` lists each field at fault */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_BODY";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description Missing, malformed, invalid or expired token, or the user no longer exists */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description A body over the endpoint's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description The body's Content-Type is not one the endpoint reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt is accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @description What went wrong, in English (the spec's message) */
+                        error: string;
+                        /**
+                         * @description The stable identifier of the case: branch on this, not on `error`
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                         details?: components["schemas"]["ErrorDetail"][];
                     };
                 };
@@ -8983,7 +9389,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9726,7 +10132,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10059,7 +10465,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10788,7 +11194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is neither multipart/form-data nor JSON */
+            /** @description The body's Content-Type is not one the endpoint reads */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -17,7 +17,7 @@ import {
 
 /** Every request answers within this, one at a time, at a million listings. */
 const BUDGET_MS = 50;
-const SCALE_LISTINGS = 1_000_000;
+export const SCALE_LISTINGS = 1_000_000;
 /** Audit entries and channel posting log entries the operator's reads are timed over. */
 const SCALE_AUDIT_ENTRIES = 1_000_000;
 const SCALE_POSTING_LOG_ENTRIES = 1_000_000;
@@ -37,7 +37,7 @@ interface Timing {
 }
 
 /** Migrates the scale database and fills it to a million listings (kept between runs: seeding takes minutes). */
-async function prepareDatabase(databaseUrl: string, env: NodeJS.ProcessEnv): Promise<void> {
+export async function prepareDatabase(databaseUrl: string, env: NodeJS.ProcessEnv): Promise<void> {
   await ensureDatabase(databaseUrl);
   runScript('scripts/migrate.ts', [], env);
   const present = await withClient(databaseUrl, async (client) => countOf(client, 'listings'));
@@ -138,7 +138,7 @@ async function timedWrite(name: string, requests: BenchRequest[]): Promise<Timin
   return { name, medianMs: median(durations), status, request: requests[0]! };
 }
 
-interface Fixture {
+export interface Fixture {
   admin: string;
   agent: string;
   agentListings: number;
@@ -151,7 +151,7 @@ interface Fixture {
   auditedListing: string;
 }
 
-async function tokensAndIds(databaseUrl: string): Promise<Fixture> {
+export async function tokensAndIds(databaseUrl: string): Promise<Fixture> {
   const { config } = await import('../../lib/config.js');
   const { connect } = await import('../../lib/db/client.js');
   const { upsertAdmin } = await import('../../lib/auth/bootstrap-admin.js');
@@ -508,8 +508,13 @@ async function sizes(databaseUrl: string): Promise<string> {
  * after a warm-up) against the 50 ms budget, and the plans of any that is over it; then hostile
  * searches at once beside a plain read and readiness (hostileLoad()).
  */
+/** The database of a million listings the scale measurements share. */
+export function scaleDatabaseUrl(context: BenchContext): string {
+  return context.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mkt_scale';
+}
+
 export async function benchScale(context: BenchContext): Promise<boolean> {
-  const databaseUrl = context.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mkt_scale';
+  const databaseUrl = scaleDatabaseUrl(context);
   // Every request reaches the database: an answer kept by the instance (ANSWER_CACHE_MS) would time nothing.
   const env: NodeJS.ProcessEnv = { ...context.env, DATABASE_URL: databaseUrl, ANSWER_CACHE_MS: '0' };
   console.log(`\n## Scale: every request at ${SCALE_LISTINGS.toLocaleString('en-US')} listings, one at a time, median of ${RUNS} after a warm-up (budget ${BUDGET_MS} ms)\n`);

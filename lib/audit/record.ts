@@ -27,12 +27,9 @@ export interface AuditEvent {
   step?: number;
 }
 
-/**
- * Adds the entry of a write; called in the write's transaction, so a write that fails leaves none.
- * `source` is null for a write the service makes on its own (the sweeper): no actor, request or address.
- */
-export async function recordAudit(tx: Executor, source: AuditSource | null, event: AuditEvent): Promise<void> {
-  await tx.insert(auditEntries).values({
+/** The row of one entry; `source` null is a write the service makes on its own: no actor, request or address. */
+function entryOf(source: AuditSource | null, event: AuditEvent) {
+  return {
     actorId: source?.user.id ?? null,
     actorRole: source?.user.role ?? null,
     actorEmail: source?.user.email ?? null,
@@ -43,5 +40,23 @@ export async function recordAudit(tx: Executor, source: AuditSource | null, even
     requestId: source?.requestId ?? null,
     ip: source?.clientIp ?? null,
     ...(event.step ? { at: sql`now() + make_interval(secs => ${event.step / 1000})` } : {}),
-  });
+  };
+}
+
+/**
+ * Adds the entry of a write; called in the write's transaction, so a write that fails leaves none.
+ * `source` is null for a write the service makes on its own (the sweeper).
+ */
+export async function recordAudit(tx: Executor, source: AuditSource | null, event: AuditEvent): Promise<void> {
+  await tx.insert(auditEntries).values(entryOf(source, event));
+}
+
+/** Entries per statement: well within the parameters one statement may carry. */
+const ENTRIES_PER_STATEMENT = 1000;
+
+/** Adds the entries of a bulk write, a thousand per statement, in the write's transaction. */
+export async function recordAudits(tx: Executor, source: AuditSource | null, events: readonly AuditEvent[]): Promise<void> {
+  for (let start = 0; start < events.length; start += ENTRIES_PER_STATEMENT) {
+    await tx.insert(auditEntries).values(events.slice(start, start + ENTRIES_PER_STATEMENT).map((event) => entryOf(source, event)));
+  }
 }

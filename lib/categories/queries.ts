@@ -24,6 +24,11 @@ export async function getCategoryOrThrow(executor: Executor, id: string): Promis
   return row;
 }
 
+/** Every category, by display name. */
+export function listCategories(executor: Executor): Promise<CategoryRow[]> {
+  return executor.select().from(categories).orderBy(asc(categories.displayName), asc(categories.name));
+}
+
 /**
  * The category whose code or display name is `value`, ignoring case (the storefront's `category`
  * filter sends either). A code match wins over another category's display name.

@@ -4,6 +4,9 @@ import { ApiError } from './api-error.js';
 
 const UNREACHABLE = 'Service unavailable: the database is unreachable';
 
+/** A statement ran past DATABASE_STATEMENT_TIMEOUT_MS and was cancelled: the database is too busy to answer in time. */
+const TOO_SLOW = 'Service unavailable: the database took too long to answer, please try again';
+
 /** A table or schema the code reads is missing: the database lags behind this build's migrations. */
 const NOT_MIGRATED = 'Service unavailable: the database is not migrated (run npm run db:migrate)';
 
@@ -53,6 +56,8 @@ export function databaseErrorToApiError(error: unknown): ApiError | undefined {
       case '42P01':
       case '3F000':
         return new ApiError(503, NOT_MIGRATED);
+      case '57014':
+        return new ApiError(503, TOO_SLOW);
       case '57P01':
       case '57P03':
       case '53300':

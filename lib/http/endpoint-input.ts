@@ -1,3 +1,4 @@
+import type { FileBodySpec } from './file-body.js';
 import type { IncomingRequest } from './incoming-request.js';
 import { readJsonBody } from './json-body.js';
 import type { FormSpec, ParsedForm } from './multipart.js';
@@ -10,6 +11,8 @@ export interface Schemas {
   body?: AnySchema;
   /** A multipart (or JSON) form: fields validated by `body`, files consumed by the spec. */
   form?: FormSpec<unknown>;
+  /** One file, as the whole body or a multipart form's one file field. */
+  file?: FileBodySpec;
 }
 
 type FilesOf<S extends Schemas> = S['form'] extends FormSpec<infer T> ? ParsedForm<T>['files'] : [];
@@ -20,6 +23,8 @@ export interface Input<S extends Schemas> {
   query: Output<S['query']>;
   body: Output<S['body']>;
   files: FilesOf<S>;
+  /** The file's bytes, when the endpoint takes one. */
+  file: S['file'] extends FileBodySpec ? Buffer : undefined;
 }
 
 /** Keys come from the caller: a prototype-free object, so `__proto__` and the like are plain keys. */
@@ -48,6 +53,7 @@ export async function readInput(schemas: Schemas, request: IncomingRequest, url:
     query: schemas.query ? await validate(schemas.query, query, 'query') : undefined,
     body: undefined,
     files: [],
+    file: undefined,
   };
   if (schemas.form) {
     // The multipart parser is loaded only by functions that take forms, keeping reads light.
@@ -55,6 +61,9 @@ export async function readInput(schemas: Schemas, request: IncomingRequest, url:
     const form = await readForm(request, schemas.form, fieldNamesOf(schemas.body));
     input.files = form.files as never;
     input.body = schemas.body ? await validate(schemas.body, form.fields, 'request body') : form.fields;
+  } else if (schemas.file) {
+    const { readFileBody } = await import('./file-body.js');
+    input.file = (await readFileBody(request, schemas.file)) as never;
   } else if (schemas.body) {
     input.body = await validate(schemas.body, await readJsonBody(request), 'request body');
   }

@@ -4,7 +4,7 @@
  */
 export const ERROR_CODES = {
   VALIDATION_FAILED: { status: 400, description: 'A parameter, field or file is missing or invalid; `details` names each one at fault' },
-  MALFORMED_BODY: { status: 400, description: 'The body is not well-formed JSON or multipart, or the upload was cut off' },
+  MALFORMED_BODY: { status: 400, description: 'The body is not well-formed JSON, multipart or CSV (or not UTF-8 text), or the upload was cut off' },
   UNSUPPORTED_IMAGE: { status: 400, description: 'A file is not a decodable image, or its dimensions are too large' },
   INVALID_AGENT_CODE: { status: 400, description: 'The invitation code is unknown, used up, revoked or expired' },
   INVALID_RESET_CODE: { status: 400, description: 'The password reset code is wrong, expired or used up' },

@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
+import { log } from '../log.js';
 
 /**
  * A request as the route wrapper reads it, whichever way the function was invoked: by a Node
@@ -19,11 +21,14 @@ export interface IncomingRequest {
   remoteAddress: string | undefined;
 }
 
-/** What the wrapper answers, before it is written to a Node response or a Web `Response`. */
+/**
+ * What the wrapper answers, before it is written to a Node response or a Web `Response`. A stream
+ * is written as it is read, at the pace the client takes it (a long export in constant memory).
+ */
 export interface OutgoingResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer | null;
+  body: string | Buffer | Readable | null;
 }
 
 export function fromNodeRequest(req: IncomingMessage): IncomingRequest {
@@ -58,13 +63,43 @@ export function discardBody(request: IncomingRequest): void {
   if (!request.body.readableEnded) request.body.resume();
 }
 
-export function writeNodeResponse(res: ServerResponse, response: OutgoingResponse): void {
+/** Whether an answer goes without its body: to HEAD, and as 204 or 304. */
+function bodiless(method: string, status: number): boolean {
+  return method === 'HEAD' || status === 204 || status === 304;
+}
+
+/**
+ * A stream that fails once its headers are out can no longer become an error answer: the
+ * connection is cut (the client sees a truncated body, never a complete-looking one) and the cause logged.
+ */
+function streamFailed(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+  log.error('streamed answer failed', { error });
+}
+
+export async function writeNodeResponse(res: ServerResponse, response: OutgoingResponse): Promise<void> {
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
   res.statusCode = response.status;
-  res.end(response.body ?? undefined);
+  const { body } = response;
+  if (!(body instanceof Readable)) {
+    res.end(body ?? undefined);
+    return;
+  }
+  if (bodiless(res.req.method ?? 'GET', response.status)) {
+    body.destroy();
+    res.end();
+    return;
+  }
+  await pipeline(body, res).catch(streamFailed);
 }
 
 export function webResponse(method: string, response: OutgoingResponse): Response {
-  const body = method === 'HEAD' || response.status === 204 || response.status === 304 ? null : response.body;
-  return new Response(body, { status: response.status, headers: response.headers });
+  const { body } = response;
+  if (bodiless(method, response.status)) {
+    if (body instanceof Readable) body.destroy();
+    return new Response(null, { status: response.status, headers: response.headers });
+  }
+  if (!(body instanceof Readable)) return new Response(body, { status: response.status, headers: response.headers });
+  body.on('error', streamFailed);
+  return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status: response.status, headers: response.headers });
 }

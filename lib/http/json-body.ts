@@ -3,13 +3,14 @@ import { contentTypeOf, discardBody, type IncomingRequest } from './incoming-req
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-function hasBody(request: IncomingRequest): boolean {
+export function hasBody(request: IncomingRequest): boolean {
   const length = request.headers['content-length'];
   if (length !== undefined) return Number(length) > 0;
   return request.headers['transfer-encoding'] !== undefined;
 }
 
-async function readLimited(request: IncomingRequest, limit: number): Promise<Buffer> {
+/** The whole body, refused with 413 as soon as it is known to pass `limit` bytes. */
+export async function readLimited(request: IncomingRequest, limit: number): Promise<Buffer> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) throw new ApiError(413, `Request body too large: at most ${limit} bytes`);
   const chunks: Buffer[] = [];

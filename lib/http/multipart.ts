@@ -17,6 +17,8 @@ export interface FormSpec<T> {
   fileFields: readonly string[];
   maxFiles: number;
   maxFileBytes: number;
+  /** The status of a file over `maxFileBytes`: 400 by default; 413 where the file is what the request carries. */
+  oversizeStatus?: 400 | 413;
   /** Consumes one file as it streams in (so a whole upload is never buffered), e.g. decode and re-encode it. */
   processFile: (file: IncomingFile) => Promise<T>;
 }
@@ -85,7 +87,7 @@ function parseMultipart<T>(request: IncomingRequest, spec: FormSpec<T>, knownFie
       let overLimit = false;
       stream.on('limit', () => {
         overLimit = true;
-        fail(ApiError.badRequest(`File "${info.filename}" is too large: at most ${megabytes(spec.maxFileBytes)} per file`));
+        fail(new ApiError(spec.oversizeStatus ?? 400, `File "${info.filename}" is too large: at most ${megabytes(spec.maxFileBytes)} per file`));
       });
       const processed = spec
         .processFile({ field, filename: info.filename ?? '', mimeType: info.mimeType, stream })

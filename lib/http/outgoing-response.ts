@@ -3,7 +3,7 @@ import type { OutgoingResponse } from './incoming-request.js';
 import type { Reply } from './reply.js';
 
 /**
- * The envelope step: a handler's reply as the response to send. A page or asset goes as it is;
+ * The envelope step: a handler's reply as the response to send. A page, asset or stream goes as it is;
  * JSON is encoded, and a cacheable 200 is kept and sent with the CDN's headers, any other answer
  * `no-store`.
  */
@@ -14,7 +14,7 @@ export function encode(reply: Reply, headers: Record<string, string>, cacheable:
   if (vary) headers.Vary = vary;
   if (reply.contentType) {
     headers['Content-Type'] = reply.contentType;
-    return { status: reply.status, headers, body: reply.body as string | Buffer };
+    return { status: reply.status, headers, body: reply.body as OutgoingResponse['body'] };
   }
   const body = JSON.stringify(reply.body);
   if (!cacheable || reply.status !== 200) {

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 export interface Pagination {
   page: number;
   limit: number;
@@ -12,7 +14,7 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
-  /** Set when `body` is already encoded (a page or an asset) and is sent as is, with its own type. */
+  /** Set when `body` is already encoded (a page, an asset, or a stream) and is sent as is, with its own type. */
   contentType?: string;
 }
 
@@ -50,5 +52,13 @@ export function pagination(page: number, limit: number, total: number | { total:
 
 /** A page or asset sent as is, with its own content type and caching headers. */
 export function content(body: string | Buffer, contentType: string, headers: Record<string, string> = {}): Reply {
+  return { status: 200, body, contentType, headers: { 'Cache-Control': 'no-store', ...headers } };
+}
+
+/**
+ * A body written as it is read, in constant memory whatever its length: a `200` with its own type.
+ * Its headers are out before it ends, so a failure past that point cuts the connection.
+ */
+export function streamed(body: Readable, contentType: string, headers: Record<string, string> = {}): Reply {
   return { status: 200, body, contentType, headers: { 'Cache-Control': 'no-store', ...headers } };
 }

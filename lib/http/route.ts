@@ -124,7 +124,7 @@ export function routeWith(checks: CallerChecks): (table: RouteTable) => RouteHan
   return (table) => {
     const allowed = [...HTTP_METHODS.filter((method) => table[method]), 'OPTIONS'].join(', ');
     const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-      writeNodeResponse(res, await respond(table, allowed, fromNodeRequest(req), checks));
+      await writeNodeResponse(res, await respond(table, allowed, fromNodeRequest(req), checks));
     };
     const fetch = async (request: Request): Promise<Response> => webResponse(request.method, await respond(table, allowed, fromWebRequest(request), checks));
     return Object.assign(handler, { endpoints: table, fetch });

@@ -1,4 +1,4 @@
-import { and, arrayOverlaps, eq, gte, isNull, lte } from 'drizzle-orm/sql/expressions/conditions';
+import { and, arrayOverlaps, eq, gte, isNotNull, isNull, lte } from 'drizzle-orm/sql/expressions/conditions';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { getTableColumns } from 'drizzle-orm/utils';
 import type { MatchedTotal } from '../db/bounded-total.js';
@@ -137,24 +137,42 @@ export async function imagesInUse(tx: Executor, refs: readonly string[]): Promis
   return refs.filter((ref) => holders.some((holder) => holder.images.includes(ref)));
 }
 
-/** The list's filters that no index of it serves: price, place and text, checked on each row. */
-function rowFiltersOf(filters: ListingListQuery): SQL[] {
-  return [
-    filters.minPrice === undefined ? undefined : gte(listings.price, filters.minPrice),
-    filters.maxPrice === undefined ? undefined : lte(listings.price, filters.maxPrice),
-    filters.city === undefined ? undefined : sql`lower(${listings.city}) = lower(${filters.city})`,
-    filters.neighborhood === undefined ? undefined : sql`lower(${listings.neighborhood}) = lower(${filters.neighborhood})`,
-    filters.search === undefined ? undefined : textMatches(filters.search),
-  ].filter((condition) => condition !== undefined);
+/** The filters of the listings list, without its paging: the export takes the same. */
+export type ListingFilters = Omit<ListingListQuery, 'page' | 'limit'>;
+
+/**
+ * The list's filters, each as its own condition: the one way they are built, whether a read checks
+ * them all on each row (listingsMatching()) or serves status and category from an index
+ * (listSearch()). Price, place and text no index of the list serves.
+ */
+function filterConditionsOf(filters: ListingFilters): { byStatus: SQL | undefined; byCategory: SQL | undefined; rowFilters: SQL[] } {
+  return {
+    byStatus: filters.status === undefined ? undefined : eq(listings.status, filters.status),
+    byCategory: filters.categoryId === undefined ? undefined : eq(listings.categoryId, filters.categoryId),
+    rowFilters: [
+      filters.minPrice === undefined ? undefined : gte(listings.price, filters.minPrice),
+      filters.maxPrice === undefined ? undefined : lte(listings.price, filters.maxPrice),
+      filters.city === undefined ? undefined : sql`lower(${listings.city}) = lower(${filters.city})`,
+      filters.neighborhood === undefined ? undefined : sql`lower(${listings.neighborhood}) = lower(${filters.neighborhood})`,
+      filters.search === undefined ? undefined : textMatches(filters.search),
+    ].filter((condition) => condition !== undefined),
+  };
 }
 
-/** Every filter of the list as one condition, for a list small enough to check them all on each row (the trash). */
-export function listFilterConditions(filters: ListingListQuery): SQL | undefined {
+/**
+ * Every listing the list's filters match, as one condition: those in the shop, or with `trashed`
+ * those in the trash, as the list answers them; `agentId` limits it to one agent's listings. For
+ * the reads that check each row: the trash (few listings) and the export (every match anyway).
+ */
+export function listingsMatching(filters: ListingFilters, agentId: string | undefined): SQL {
+  const { byStatus, byCategory, rowFilters } = filterConditionsOf(filters);
   return and(
-    filters.status === undefined ? undefined : eq(listings.status, filters.status),
-    filters.categoryId === undefined ? undefined : eq(listings.categoryId, filters.categoryId),
-    ...rowFiltersOf(filters),
-  );
+    filters.trashed ? isNotNull(listings.deletedAt) : notTrashed,
+    agentId === undefined ? undefined : eq(listings.agentId, agentId),
+    byStatus,
+    byCategory,
+    ...rowFilters,
+  )!;
 }
 
 /**
@@ -163,9 +181,7 @@ export function listFilterConditions(filters: ListingListQuery): SQL | undefined
  */
 function listSearch(executor: Executor, filters: ListingListQuery, agentId: string | undefined): Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted' | 'indexOnly'> {
   const { status, categoryId } = filters;
-  const rowFilters = rowFiltersOf(filters);
-  const byStatus = status === undefined ? undefined : eq(listings.status, status);
-  const byCategory = categoryId === undefined ? undefined : eq(listings.categoryId, categoryId);
+  const { byStatus, byCategory, rowFilters } = filterConditionsOf(filters);
 
   if (agentId !== undefined) {
     // An agent's own listings, from their index; status and category are checked per row.

@@ -196,3 +196,20 @@ export const ListingDeleteQuery = v.object({
 });
 
 export type ListingDeleteQuery = v.InferOutput<typeof ListingDeleteQuery>;
+
+/**
+ * The export takes the list's filters, by the same names, `trashed` included; it is the whole
+ * list, so it has no pages, and newest first whether it is of the shop or of the trash.
+ */
+export const ListingExportQuery = v.object({
+  ...v.omit(ListingListQuery, ['page', 'limit', 'trashed']).entries,
+  trashed: v.optional(v.pipe(QueryBoolean, v.description('true: the listings in the trash instead (the list\'s `trashed=true`), newest first as every export.')), 'false'),
+});
+
+export type ListingExportQuery = v.InferOutput<typeof ListingExportQuery>;
+
+export const ListingImportQuery = v.object({
+  dryRun: v.optional(v.pipe(QueryBoolean, v.description('`true`: check the file and answer the report, writing nothing.')), 'false'),
+});
+
+export type ListingImportQuery = v.InferOutput<typeof ListingImportQuery>;

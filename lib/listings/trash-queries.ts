@@ -5,7 +5,7 @@ import { boundedTotal, type MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
 import { offsetOf } from '../http/common-schemas.js';
-import { listFilterConditions, selectListingDetails, type ListingDetailRow, type ListingRow } from './queries.js';
+import { listingsMatching, selectListingDetails, type ListingDetailRow, type ListingRow } from './queries.js';
 import type { ListingListQuery } from './schema.js';
 
 /** Moving a listing in or out of the trash is not an edit of it: its `updatedAt` stays. */
@@ -44,7 +44,7 @@ export async function listTrashedListingDetails(
   filters: ListingListQuery,
   agentId: string | undefined,
 ): Promise<{ rows: ListingDetailRow[]; total: MatchedTotal }> {
-  const where = and(isNotNull(listings.deletedAt), agentId === undefined ? undefined : eq(listings.agentId, agentId), listFilterConditions(filters));
+  const where = listingsMatching({ ...filters, trashed: true }, agentId);
   const [rows, total] = await Promise.all([
     selectListingDetails(executor)
       .where(where)

@@ -41,3 +41,32 @@ export const ListingFields = {
 export const ListingView = v.pipe(v.object(ListingFields), v.title('Listing'));
 
 export type ListingView = v.InferOutput<typeof ListingView>;
+
+const ImportProblem = v.object({
+  field: v.pipe(v.string(), v.description('The column at fault: `price`, `attr:storage`, `category`, ...'), v.examples(['price'])),
+  message: v.pipe(v.string(), v.description('In the words of the single-listing endpoints.'), v.examples(['must be a non-negative number with at most 2 decimals'])),
+  received: v.optional(v.unknown()),
+});
+
+const ImportedRow = v.object({
+  row: v.pipe(v.number(), v.integer(), v.description('The line of the file the row starts on; the header is line 1.')),
+  id: v.optional(v.pipe(v.string(), v.description('The listing: the one the row names, or the one it created.'))),
+  status: v.picklist(['created', 'updated', 'failed']),
+  errors: v.optional(v.array(ImportProblem)),
+});
+
+/** What an import did, or would do (a dry run), row by row. */
+export const ImportReportView = v.pipe(
+  v.object({
+    dryRun: v.pipe(v.boolean(), v.description('True when nothing was written: the counts say what the import would do.')),
+    created: v.pipe(v.number(), v.integer()),
+    updated: v.pipe(v.number(), v.integer(), v.description('Rows naming a listing of the caller, whether or not they change it.')),
+    unchanged: v.pipe(v.number(), v.integer(), v.description('Of the updated rows, those that change nothing: nothing is written for them.')),
+    failed: v.pipe(v.number(), v.integer()),
+    warnings: v.pipe(v.array(ImportProblem), v.description('Columns the import does not read (an unknown or unnamed column): reported, never a failure.')),
+    rows: v.array(ImportedRow),
+  }),
+  v.title('ImportReport'),
+);
+
+export type ImportReportView = v.InferOutput<typeof ImportReportView>;

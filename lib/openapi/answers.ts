@@ -6,7 +6,7 @@ import { AssetStatsView, CommissionListingView, CommissionSummaryView } from '..
 import { SweepView } from '../cron/view.js';
 import { ServiceInfoView } from '../docs/view.js';
 import { DeletedView } from '../http/common-views.js';
-import { ListingView } from '../listings/view.js';
+import { ImportReportView, ListingView } from '../listings/view.js';
 import { UploadTicketView } from '../media/upload-ticket-view.js';
 import { MarkedReadView, NotificationPaging, NotificationView } from '../notifications/view.js';
 import { SettingsView } from '../settings/view.js';
@@ -64,6 +64,7 @@ export const ANSWERS: Record<string, AnswerShape> = {
   'PATCH /api/listings/:id': { data: ListingView },
   'DELETE /api/listings/:id': { data: DeletedView },
   'POST /api/listings/:id/restore': { data: ListingView },
+  'POST /api/listings/import': { data: ImportReportView },
   'POST /api/uploads/signature': { data: UploadTicketView },
 
   'GET /api/public/listings': { data: PublicListingView },

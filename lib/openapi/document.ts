@@ -3,6 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { CACHE_TAG_HEADER, EDGE_CACHE_CONTROL } from '../http/edge-cache.js';
 import { ALL_ERROR_CODES, ERROR_CODES, type ErrorCode } from '../http/error-codes.js';
 import { HTTP_METHODS, type Endpoint, type HttpMethod } from '../http/endpoint.js';
+import type { FileBodySpec } from '../http/file-body.js';
 import { PhotoView } from '../media/photo-view.js';
 import { answerJsonSchema, requestJsonSchema, type JsonSchema } from './json-schema.js';
 import { ANSWERS, type AnswerShape } from './answers.js';
@@ -57,7 +58,7 @@ const ERROR_STATUSES: Record<number, { description: string; headers?: OpenApiObj
   405: { description: 'The path does not answer this method', headers: { Allow: { schema: { type: 'string' }, description: 'The methods the path answers' } } },
   409: { description: 'A unique value is taken, or the record is not in a state that allows this' },
   413: { description: 'A body over the endpoint\'s limit' },
-  415: { description: 'The body is neither multipart/form-data nor JSON' },
+  415: { description: 'The body\'s Content-Type is not one the endpoint reads' },
   422: { description: 'Listing attributes do not satisfy the category\'s rules, or an Idempotency-Key was reused with a different request' },
   429: { description: 'Rate limit reached', headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the next attempt is accepted' } } },
   500: { description: 'Unexpected failure (`Internal server error`)' },
@@ -163,6 +164,12 @@ function successResponse(key: string, notes: OperationNotes): OpenApiObject {
       return { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } };
     case 'asset':
       return { description: 'The file', content: Object.fromEntries(ASSET_TYPES.map((type) => [type, { schema: { type: 'string' } }])) };
+    case 'csv':
+      return {
+        description: 'A CSV file (RFC 4180, UTF-8 with a byte order mark), streamed',
+        headers: { 'Content-Disposition': { schema: { type: 'string' }, description: '`attachment; filename="listings-<date>.csv"`' } },
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      };
     default:
       if (!answer) throw new Error(`${key} answers \`data\`, but answers.ts does not describe it`);
       return { description: 'The `data` envelope', content: json(envelope(answer, 'none')) };
@@ -196,7 +203,8 @@ function errorCodesOf(endpoint: DescribedEndpoint, notes: OperationNotes): Error
   if (access !== 'public') codes.add('UNAUTHENTICATED');
   if (access === 'admin' || (access === 'token' && schemas.params)) codes.add('FORBIDDEN');
   if (schemas.params) codes.add('NOT_FOUND');
-  if (schemas.body || schemas.form) {
+  if (schemas.file) codes.add('VALIDATION_FAILED');
+  if (schemas.body || schemas.form || schemas.file) {
     codes.add('MALFORMED_BODY');
     codes.add('PAYLOAD_TOO_LARGE');
     codes.add('UNSUPPORTED_MEDIA_TYPE');
@@ -263,8 +271,22 @@ function megabytes(bytes: number): string {
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
+/** One file, as the whole body of its media type or as the form's one file field. */
+function fileRequestBody({ mediaType, formField, description }: FileBodySpec): OpenApiObject {
+  const file = { type: 'string', description };
+  return {
+    required: true,
+    description: `The file as the body (\`Content-Type: ${mediaType}\`), or as the multipart field \`${formField}\`.`,
+    content: {
+      [mediaType]: { schema: file },
+      'multipart/form-data': { schema: { type: 'object', required: [formField], properties: { [formField]: { ...file, format: 'binary', contentMediaType: mediaType } } } },
+    },
+  };
+}
+
 function requestBody(endpoint: DescribedEndpoint): OpenApiObject | undefined {
   const { body, form } = endpoint.schemas;
+  if (endpoint.schemas.file) return fileRequestBody(endpoint.schemas.file);
   if (!body && !form) return undefined;
   const fields: JsonSchema = body ? requestJsonSchema(body) : { type: 'object', properties: {} };
   const required = ((fields.required ?? []) as string[]).length > 0;

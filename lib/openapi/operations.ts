@@ -1,4 +1,6 @@
 import type { ErrorCode } from '../http/error-codes.js';
+import { IMPORT_MAX_ROWS } from '../listings/csv/limits.js';
+import { BULK_CALLS_PER_HOUR } from '../listings/csv/rate-limits.js';
 import { COUNTED_LISTINGS, SAMPLED_CANDIDATES } from '../listings/read-tuning.js';
 import { SERVED_RESULTS } from '../storefront/read-plan.js';
 
@@ -12,7 +14,7 @@ export interface OperationNotes {
    * The success body: the envelope with `data` (default), with `pagination` (always, or when a
    * page is asked for), with a `message`, or outside it. `data` is described in answers.ts.
    */
-  reply?: 'data' | 'paginated' | 'paginated-on-request' | 'message' | 'success' | 'health' | 'document' | 'page' | 'asset';
+  reply?: 'data' | 'paginated' | 'paginated-on-request' | 'message' | 'success' | 'health' | 'document' | 'page' | 'asset' | 'csv';
   /** Error codes beyond those implied by access, inputs and options (see errorCodesOf in document.ts). */
   errors?: ErrorCode[];
   /** A browser asking for `text/html` gets the answer as an HTML page. */
@@ -119,6 +121,25 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     errors: ['CONFLICT'],
     description:
       'By an administrator or the listing\'s agent (another agent\'s listing is 404). The listing comes back as it was: status, stock, attributes, photos, and so its counts, search and place in every list. An AVAILABLE listing is posted to the channel again when posting is on. A listing that is not in the trash is 409; of two restores at once, one restores and the other is 409.',
+  },
+  'GET /api/listings/export': {
+    summary: 'Export the list as a CSV file (an agent: their own listings)',
+    reply: 'csv',
+    errors: ['RATE_LIMITED'],
+    description:
+      'The whole list, newest first, with the filters of `GET /api/listings` (same names; no pages): the listings out of the trash, or with `trashed=true` those in it. One row per listing: `id`, `title`, `description`, `price`, `stockQuantity`, `status`, `category` (its display name), one `attr:<field>` column per field of the rules of the categories in the file (each category\'s fields in its order, categories by display name), `images` (absolute URLs joined by ` | `) and `createdAt`. ' +
+      'RFC 4180 (CRLF between rows, quotes where a cell holds a comma, quote or line break), UTF-8 with a byte order mark. A cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written behind a single quote, so a spreadsheet shows it as text; the import takes that quote off again. ' +
+      `Streamed as it is read, in constant memory at any size. ${BULK_CALLS_PER_HOUR} exports an hour per caller (429 beyond). See docs/bulk-data.md.`,
+  },
+  'POST /api/listings/import': {
+    summary: 'Import listings from a CSV file, or check it first (`dryRun=true`)',
+    errors: ['RATE_LIMITED'],
+    description:
+      `The file an export writes, as the body (\`Content-Type: text/csv\`) or as the multipart field \`file\`: at most 4 MiB and ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows (413 beyond, writing nothing). A row without \`id\` creates a listing; a row with the \`id\` of a listing the caller manages updates it (another agent's listing fails the row: \`Not authorized\`; a listing in the trash fails it too, and stays there until \`POST /api/listings/:id/restore\` brings it back). An agent's rows are their own; an administrator's \`agentEmail\` column names the owner (required to create). ` +
+      'A file that changes only some fields may carry `id` and those columns; to create, `title`, `price` and `category` (display name, or code) are needed. An empty cell leaves a field as it is (a new listing gets the default), except `description` and `attr:` columns, where it means empty. `images` may only name, in order, the listing\'s own images (those left out are removed); `createdAt` is not read. ' +
+      'The answer is `data: { dryRun, created, updated, unchanged, failed, warnings, rows }`: each row by `row`, the line of the file it starts on (the header is line 1), with its `status` and, when failed, its `errors` (`field` is the column, `message` the words of the single-listing endpoints). Unknown columns are `warnings`, not failures. ' +
+      'Valid rows are written 500 at a time, each 500 in one transaction (should the database fail part-way, the error names the row the import stopped at: the rows before it are written); failed rows are skipped. A row that changes nothing is reported `updated` and counted `unchanged`, and writes nothing (no `updatedAt`, no audit entry); each listing written gets its audit entry. Imported listings are not posted to the channel. ' +
+      `400 naming the row and column for a file that is not UTF-8 or not CSV (unbalanced quotes), without a header or the columns it needs, naming a column twice, or naming one id on two rows. ${BULK_CALLS_PER_HOUR} imports an hour per caller, dry runs included (429 beyond).`,
   },
   'POST /api/uploads/signature': {
     summary: 'Sign direct uploads of images to the image host',

@@ -10,6 +10,12 @@ import { STATIC_FILES } from './static-files.js';
 /** Every function's limits (seconds, MB). */
 const FUNCTION_LIMITS = { maxDuration: 30, memory: 1024 };
 
+/**
+ * Functions that may run longer, by file: the CSV export streams a whole catalogue (a million
+ * listings take minutes to read), in constant memory; 300 s is every plan's default.
+ */
+const LONGER_RUNNING: Readonly<Record<string, number>> = { 'listings/export': 300 };
+
 /** What the platform's Node launcher reads from a function's `.vc-config.json`. */
 interface FunctionConfigFile {
   runtime: string;
@@ -150,6 +156,7 @@ async function writeFunction(projectDir: string, outputDir: string, route: Funct
     shouldAddHelpers: false,
     shouldAddSourcemapSupport: true,
     ...FUNCTION_LIMITS,
+    maxDuration: LONGER_RUNNING[route.file] ?? FUNCTION_LIMITS.maxDuration,
   };
   fs.writeFileSync(path.join(funcDir, '.vc-config.json'), `${JSON.stringify(config, null, 2)}\n`);
 }

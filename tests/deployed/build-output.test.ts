@@ -290,13 +290,21 @@ describe("every function under the platform's plain Node launcher", () => {
   const UNKNOWN = '5b0e5b38-5f6b-4f55-9c55-2d0b7c4e2a11';
   type Caller = 'anonymous' | 'administrator' | 'scheduler';
   interface Probe {
-    request: Omit<BareRequest, 'url' | 'headers' | 'body'> & { path: string; json?: unknown };
+    request: Omit<BareRequest, 'url' | 'headers' | 'body'> & { path: string; json?: unknown; csv?: string };
     caller: Caller;
     /** The answer that shows the call reached the database (or, for the few that never do, its simplest answer). */
     status: number;
   }
   const get = (path: string, caller: Caller, status: number): Probe => ({ request: { method: 'GET', path }, caller, status });
   const send = (method: string, path: string, json: unknown, caller: Caller, status: number): Probe => ({ request: { method, path, json }, caller, status });
+  const sendCsv = (path: string, csv: string, caller: Caller, status: number): Probe => ({ request: { method: 'POST', path, csv }, caller, status });
+  /** A request with a CSV body, its type and length declared. */
+  const csvRequest = (method: string, url: string, csv: string, headers: Record<string, string>): BareRequest => ({
+    method,
+    url,
+    headers: { ...headers, 'content-type': 'text/csv', 'content-length': String(Buffer.byteLength(csv)) },
+    body: csv,
+  });
 
   /** One request per function, by its name in the build output. */
   const PROBES: Record<string, Probe> = {
@@ -326,6 +334,9 @@ describe("every function under the platform's plain Node launcher", () => {
     'api/index': get('/api', 'anonymous', 200),
     'api/listings/[id]': get(`/api/listings/[id]?id=${UNKNOWN}`, 'administrator', 404),
     'api/listings/[id]/restore': send('POST', `/api/listings/[id]/restore?id=${UNKNOWN}`, undefined, 'administrator', 404),
+    'api/listings/export': get('/api/listings/export', 'administrator', 200),
+    // A dry run naming a listing that does not exist: the file is read and checked against the database, nothing written.
+    'api/listings/import': sendCsv('/api/listings/import?dryRun=true', `id,price\r\n${UNKNOWN},5\r\n`, 'administrator', 200),
     'api/listings/index': get('/api/listings', 'administrator', 200),
     'api/not-found': get('/api/not-found', 'anonymous', 404),
     'api/notifications/[id]/read': send('PUT', `/api/notifications/[id]/read?id=${UNKNOWN}`, undefined, 'administrator', 404),
@@ -372,7 +383,11 @@ describe("every function under the platform's plain Node launcher", () => {
     const url = `http://localhost${request.path}`;
     const answer = await callInBareProcess(
       path.join(built.served, 'functions', `${name}.func`),
-      request.json === undefined ? { method: request.method, url, headers } : jsonRequest(request.method, url, request.json, headers),
+      request.csv !== undefined
+        ? csvRequest(request.method, url, request.csv, headers)
+        : request.json === undefined
+          ? { method: request.method, url, headers }
+          : jsonRequest(request.method, url, request.json, headers),
       // As on the platform: images go to the image host (the build's CLOUDINARY_URL).
       { ...process.env, VERCEL: '1', STORAGE_PROVIDER: 'cloudinary', LOG_LEVEL: 'error' },
     ).catch((error: unknown) => {

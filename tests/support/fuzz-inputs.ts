@@ -144,6 +144,25 @@ export function hostileJsonBody(fields: string[]): fc.Arbitrary<RawRequest> {
   return json.map((body) => ({ label: 'json', contentType: 'application/json', body }));
 }
 
+/** CSV cells that break quoting, rows and numbers, beside the nasty strings. */
+const csvCell = fc.oneof(nastyString, fc.constantFrom('"', '""', '"a"b', 'a"b', 'a\r\nb', ',', '\ufeff', "'=1+1", '=1+1', '12,5', '-1', ' | '));
+
+const quotedCell = (cell: string) => (/[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell);
+
+/**
+ * A hostile CSV file for an endpoint that takes one: well-formed files whose header mixes the
+ * endpoint's own columns with nonsense and whose cells are hostile, broken files (stray quotes and
+ * line breaks anywhere), and random bytes.
+ */
+export function hostileCsvBody(columns: readonly string[]): fc.Arbitrary<RawRequest> {
+  const header = fc.array(fc.oneof(fc.constantFrom(...columns), nastyString), { maxLength: 8 });
+  const rows = fc.array(fc.array(csvCell, { maxLength: 9 }), { maxLength: 6 });
+  const wellFormed = fc.tuple(header, rows).map(([names, cells]) => [names, ...cells].map((row) => row.map(quotedCell).join(',')).join('\r\n'));
+  const broken = fc.array(fc.oneof(csvCell, fc.constantFrom(',', '\n', '\r\n', '"')), { maxLength: 60 }).map((parts) => parts.join(''));
+  const body = fc.oneof({ weight: 3, arbitrary: wellFormed }, { weight: 2, arbitrary: broken }, { weight: 1, arbitrary: fc.uint8Array({ maxLength: 512 }) });
+  return body.map((file) => ({ label: 'csv', contentType: 'text/csv', body: file }));
+}
+
 /**
  * Inputs always tried before the random ones: each field of the endpoint carrying a NUL character
  * (which Postgres text cannot hold), a huge string, and the wrong type.
