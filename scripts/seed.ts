@@ -7,7 +7,8 @@ import { prepareDatabase } from '../lib/cli/prepare-database.js';
 import { progressBar } from '../lib/cli/progress.js';
 import { config } from '../lib/config.js';
 import { connect, type Connection } from '../lib/db/client.js';
-import { ensureSeedAgents, insertGeneratedListings, withDerivedDataDeferred } from '../lib/seeding/bulk-listings.js';
+import { withDerivedDataDeferred } from '../lib/listings/derived-data.js';
+import { ensureSeedAgents, insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
 
 /** From this many listings on, the GIN indexes and statistics are rebuilt after the load instead of kept up row by row. */
 const LARGE_LOAD = 20_000;
@@ -50,17 +51,14 @@ async function main(): Promise<void> {
       agentIds,
       onProgress: (done) => {
         const line = progressBar(done, total, startedAt, 'listings');
-        if (interactive) process.stderr.write(`\r${line}`);
+        if (interactive) process.stderr.write(`\r${line}${done === total ? '\n' : ''}`);
         else if (done === total || done % 50_000 < 1500) process.stderr.write(`${line}\n`);
       },
     });
   if (total >= LARGE_LOAD) {
-    await withDerivedDataDeferred(db, load);
-    if (interactive) process.stderr.write('\n');
-    console.error('Rebuilt the search indexes and the listing statistics.');
+    await withDerivedDataDeferred(db, load, (line) => console.error(line));
   } else {
     await load();
-    if (interactive) process.stderr.write('\n');
   }
   await db.execute(sql`analyze listings`);
   // Index-only reads of the postings need their pages marked all-visible.

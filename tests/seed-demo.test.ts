@@ -4,10 +4,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { count, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listings, users } from '../lib/db/schema.js';
 import { DEMO_AGENT_PASSWORD, DEMO_AGENTS, seedDemoStore } from '../lib/seeding/demo-store.js';
-import { adminQuery, DATABASE_PREFIX, makeTempDir, testPostgresUrl, uniqueName, withDatabase } from './support/databases.js';
+import { commandDatabase } from './support/command-database.js';
 import { photoRecordsOf } from './support/photos.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
@@ -102,32 +102,6 @@ describe('seedDemoStore', () => {
     expect((await api.get('/api/settings')).body.data.siteName).toBe('My Own Shop');
   });
 });
-
-/** A database of its own for the command, which must not share the server's embedded folder. */
-async function commandDatabase(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const uploads = makeTempDir('demo-uploads');
-  if (testPostgresUrl) {
-    const database = uniqueName(`${DATABASE_PREFIX}${inject('runId')}_`);
-    await adminQuery(`CREATE DATABASE "${database}" TEMPLATE "${inject('templateDatabase')}"`);
-    return {
-      env: { DATABASE_URL: withDatabase(testPostgresUrl, database), DATABASE_DRIVER: 'pg', UPLOAD_DIR: uploads },
-      drop: async () => {
-        await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-        fs.rmSync(uploads, { recursive: true, force: true });
-      },
-    };
-  }
-  const dataDir = makeTempDir('demo-data');
-  fs.cpSync(inject('templateDataDir'), dataDir, { recursive: true });
-  fs.rmSync(path.join(dataDir, 'server.lock'), { force: true });
-  return {
-    env: { DATA_DIR: dataDir, UPLOAD_DIR: uploads },
-    drop: async () => {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      fs.rmSync(uploads, { recursive: true, force: true });
-    },
-  };
-}
 
 describe('npm run seed:demo', () => {
   const runCommand = (args: string[], env: Record<string, string>) =>

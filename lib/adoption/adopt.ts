@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm/sql/sql';
 import type { Config } from '../config.js';
 import { connect, type Transaction } from '../db/client.js';
 import { embeddedDatabaseExists } from '../db/embedded.js';
+import { withDerivedDataDeferred } from '../listings/derived-data.js';
 import { copyStatements, keptColumnsStatement } from './copy-rows.js';
 import { dataProblems } from './data-checks.js';
 import { inspectDatabase } from './inspect.js';
@@ -70,18 +71,16 @@ async function convert(tx: Transaction, tables: OriginalTables, progress: (line:
   await timed(progress, "created this service's schema", () => applyMigrations(tx, migrations), () => `${migrations.length} migrations`);
   const kept = keptColumnsStatement(tables);
   if (kept) await tx.execute(sql.raw(kept));
-  // The statistics are built once from every listing below instead of row by row.
-  await tx.execute(sql`ALTER TABLE listings DISABLE TRIGGER listing_statistics_on_insert_or_delete`);
-  await tx.execute(sql`ALTER TABLE listings DISABLE TRIGGER listing_price_band_totals_on_insert_or_delete`);
-  for (const { table, statement } of copyStatements(tables)) {
-    await timed(progress, `copied ${table}`, async () => ((await tx.execute(sql.raw(statement))) as unknown as { rowCount?: number | null; affectedRows?: number }), (result) => rowsText(result.rowCount ?? result.affectedRows ?? 0));
-  }
-  await tx.execute(sql`ALTER TABLE listings ENABLE TRIGGER listing_statistics_on_insert_or_delete`);
-  await tx.execute(sql`ALTER TABLE listings ENABLE TRIGGER listing_price_band_totals_on_insert_or_delete`);
-  await timed(progress, 'built the listing totals and filter options', async () => {
-    await tx.execute(sql`SELECT listing_statistics_rebuild()`);
-    await tx.execute(sql`SELECT listing_price_band_totals_rebuild()`);
-  });
+  // The listings' indexes and derived structures are built once, set-wise, after every row is copied.
+  await withDerivedDataDeferred(
+    tx,
+    async () => {
+      for (const { table, statement } of copyStatements(tables)) {
+        await timed(progress, `copied ${table}`, async () => ((await tx.execute(sql.raw(statement))) as unknown as { rowCount?: number | null; affectedRows?: number }), (result) => rowsText(result.rowCount ?? result.affectedRows ?? 0));
+      }
+    },
+    progress,
+  );
   await timed(progress, "dropped the original's tables", () => dropOriginal(tx));
   await recordMigrations(tx, migrations);
   await timed(progress, 'analyzed the tables for the planner', () => tx.execute(sql`ANALYZE`));

@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm/sql/sql';
 import { DEFAULT_CATEGORIES } from '../categories/default-categories.js';
 import { seedDefaultCategories } from '../categories/seed.js';
 import type { Database } from '../db/client.js';
-import { queryRows } from '../db/query-rows.js';
 import { categories, listings, users } from '../db/schema.js';
 import { randomSource } from './random-source.js';
 import { generateListing, listingCreatedAt, pickCategory } from './realistic-catalogue.js';
@@ -51,38 +50,5 @@ export async function insertGeneratedListings(
     await db.insert(listings).values(batch);
     done += size;
     options.onProgress?.(done);
-  }
-}
-
-/** Triggers that keep data derived from each inserted listing, set aside during a bulk load. */
-const INSERT_TRIGGERS = [
-  'listing_statistics_on_insert_or_delete',
-  'listing_search_postings_on_insert_or_delete',
-  'listing_price_band_totals_on_insert_or_delete',
-];
-
-/**
- * Runs a bulk load with the listings' derived data set aside: the GIN indexes (trigram and
- * attribute), the statistics triggers (migration 0008), the search postings' (0019) and the price
- * bands' (0022).
- * Maintaining them row by row dominates a large load, while building them once afterwards is fast.
- * The index definitions are read from the catalog and replayed exactly; indexes, triggers,
- * statistics and postings are restored also when the load fails.
- */
-export async function withDerivedDataDeferred<T>(db: Database, load: () => Promise<T>): Promise<T> {
-  const indexes = await queryRows<{ indexname: string; indexdef: string }>(
-    db,
-    sql`select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename = 'listings' and indexdef like '% USING gin %'`,
-  );
-  for (const index of indexes) await db.execute(sql.raw(`drop index if exists "${index.indexname}"`));
-  for (const trigger of INSERT_TRIGGERS) await db.execute(sql.raw(`alter table listings disable trigger ${trigger}`));
-  try {
-    return await load();
-  } finally {
-    for (const index of indexes) await db.execute(sql.raw(index.indexdef));
-    for (const trigger of INSERT_TRIGGERS) await db.execute(sql.raw(`alter table listings enable trigger ${trigger}`));
-    await db.execute(sql`select listing_statistics_rebuild()`);
-    await db.execute(sql`select search_postings_rebuild()`);
-    await db.execute(sql`select listing_price_band_totals_rebuild()`);
   }
 }
