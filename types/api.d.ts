@@ -1349,11 +1349,11 @@ export interface components {
             page: number;
             /** @description The limit applied: the one asked for, capped to the list maximum. */
             limit: number;
-            /** @description Matching items. Exact where kept totals answer (no filter, or only status, category, agent, commission or price-range filters), and whenever the matches are few enough to be counted one by one. A broad filtered search instead gives an estimate (the share of matches among the newest candidates it read, scaled to every candidate, or the database planner's estimate past a counting limit); totalExact is then false. */
+            /** @description Matching items, exact below 10,000. From 10,000 matches on, a filtered list says 10,000 and totalExact is false (as search engines answer "10,000+"); an unfiltered list (or one filtered only by status, category, agent or commission) gives its kept count, exact at any size. An agent's channel log counts to 1,000 the same way. Never an estimate. */
             total: number;
-            /** @description ceil(total / limit); an estimate too when totalExact is false. */
+            /** @description ceil(total / limit), within the served results of a storefront list. */
             totalPages: number;
-            /** @description False when total is an estimate (a broad text search, say); true otherwise. */
+            /** @description False when more items match than total says (total is then the counting limit); true otherwise. */
             totalExact: boolean;
         };
         Health: {
