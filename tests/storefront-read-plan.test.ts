@@ -87,6 +87,12 @@ describe('the storefront read planner', () => {
       }
     });
 
+    it('reads every page of one condition from its postings, and counts them, however many they are', () => {
+      const alone = { conditions: [['iphone']], postings: MERGED_POSTINGS * 10 };
+      expect(planStorefrontRead(request({ posted: alone, page: 1, filters: { search } }))).toEqual({ name: 'newest-postings', conditions: alone.conditions, total: 'postings' });
+      expect(planStorefrontRead(request({ posted: alone, page: 1, filters: { search, category: 'Phones' } })).name).toBe('newest-walk');
+    });
+
     it('reads only deep pages from the postings when they are many, counting the total as a walk does', () => {
       expect(planStorefrontRead(request({ posted: many, filters: { search } })).name).toBe('newest-walk');
       expect(planStorefrontRead(request({ posted: many, filters: { search }, page: pageAt(DEFERRED_FROM) + 1 }))).toEqual({ name: 'newest-postings', conditions: many!.conditions, total: 'walked' });

@@ -135,6 +135,8 @@ export const BAND_QUOTA_ROOM = 1.5;
  * kept counts added up): merging and intersecting them reads at most that many index entries,
  * about 20 ms at this size, so its pages at any depth and its exact count stay within budget.
  * A search holding more is read so only for a deep page, which walking the newest listings would
- * cost far more; its near pages are walked, and its total estimated, as other searches' are.
+ * cost far more, or when it is one condition alone (nothing to intersect: its pages and its count,
+ * which stops at 10,000, read no more entries than they need); otherwise its near pages are
+ * walked, and its total counted, as other searches' are.
  */
 export const MERGED_POSTINGS = 100_000;

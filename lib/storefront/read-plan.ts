@@ -108,8 +108,11 @@ export function planStorefrontRead(request: StorefrontReadRequest): StorefrontRe
   const priceRangeOnly = hasPriceRangeOnly(filters);
   const offset = offsetOf(request);
   if (filters.search?.matchesNothing) return { name: 'no-match' };
-  // A search's postings are counted, and its pages read from them, when few enough to merge; a deep page is read from them however many.
-  const postingsCounted = request.posted !== undefined && request.posted.postings <= MERGED_POSTINGS;
+  // A search's postings are counted, and its pages read from them, when few enough to merge, or when one condition's alone (no
+  // merge: a count stops at the first EXACT_TOTAL_LIMIT entries, a page at its own); a deep page is read from them however many.
+  const postingsCounted =
+    request.posted !== undefined &&
+    (request.posted.postings <= MERGED_POSTINGS || (request.posted.conditions.length === 1 && filters.category === undefined));
   const posted = postingsCounted || offset >= DEFERRED_FROM ? request.posted : undefined;
   const total = postingsCounted ? 'postings' : 'walked';
   if (offset >= SERVED_RESULTS) return { name: 'past-served', total: priceRangeOnly ? 'price-bands' : postingsCounted ? 'postings' : rowConditions ? 'walked' : 'kept' };
