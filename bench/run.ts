@@ -31,7 +31,8 @@ const SECTIONS: Record<string, BenchSection> = {
 const USAGE = `Usage: npm run bench -- [--listings N] [--duration S] [--connections C] [--sections ${Object.keys(SECTIONS).join(',')}]
 Runs against BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mkt_bench), seeding it up to N listings.
 The scale section runs against BENCH_SCALE_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mkt_scale), seeding
-1,000,000 listings there when it has fewer. Exits with 1 when a section misses its target.`;
+1,000,000 listings there when it has fewer; the bulk section adopts a new original database of a million listings in
+BENCH_ADOPTION_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mkt_adoption). Exits with 1 when a section misses its target.`;
 
 /** The environment of the service and of every process the benchmarks start. */
 function benchEnvironment(databaseUrl: string, workDir: string): NodeJS.ProcessEnv {

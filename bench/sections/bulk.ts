@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { peakRssMb, query, SERVICE_URL, startService, type BenchContext } from '../harness.js';
+import { peakRssMb, query, runScript, SERVICE_URL, startService, withClient, type BenchContext } from '../harness.js';
 import { prepareDatabase, scaleDatabaseUrl, SCALE_LISTINGS, tokensAndIds } from './scale.js';
 
 /** The most the service's peak may grow over its idle size while it exports a million listings. */
@@ -7,6 +7,10 @@ const EXPORT_GROWTH_TARGET_MB = 150;
 /** A file of this many rows imports within one function's time. */
 const IMPORT_ROWS = 5000;
 const IMPORT_TARGET_SECONDS = 30;
+
+/** An original database of a real shop's size is taken over within ten minutes, the storefront down meanwhile. */
+const ADOPTED_LISTINGS = 1_000_000;
+const ADOPTION_TARGET_SECONDS = 600;
 
 const MEGABYTE = 1024 * 1024;
 
@@ -96,9 +100,37 @@ async function benchImport(context: BenchContext): Promise<boolean> {
   }
 }
 
-/** CSV in and out at a shop's size: the export of a million listings in bounded memory, and an import of 5,000 rows in time. */
+/** Drops and creates the database `databaseUrl` names: adoption converts its database in place, so each run starts from a new original. */
+async function recreateDatabase(databaseUrl: string): Promise<void> {
+  const maintenance = new URL(databaseUrl);
+  maintenance.pathname = '/postgres';
+  const name = new URL(databaseUrl).pathname.slice(1).replace(/"/g, '');
+  await withClient(maintenance.toString(), async (client) => {
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.query(`create database "${name}"`);
+  });
+}
+
+/** `npm run db:adopt` of the original service's database with a million listings of the realistic catalogue, timed. */
+async function benchAdoption(context: BenchContext): Promise<boolean> {
+  console.log(`\n## Bulk: adoption of the original service's database with ${ADOPTED_LISTINGS.toLocaleString('en-US')} listings (target < ${ADOPTION_TARGET_SECONDS} s)\n`);
+  const databaseUrl = context.env.BENCH_ADOPTION_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mkt_adoption';
+  await recreateDatabase(databaseUrl);
+  runScript('scripts/original-generate.ts', ['--listings', String(ADOPTED_LISTINGS), '--database-url', databaseUrl], context.env);
+  const started = performance.now();
+  runScript('scripts/adopt.ts', [], { ...context.env, DATABASE_URL: databaseUrl });
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`adopted in ${seconds.toFixed(1)} s (target < ${ADOPTION_TARGET_SECONDS} s)`);
+  return seconds < ADOPTION_TARGET_SECONDS;
+}
+
+/**
+ * Data in and out at a shop's size: the export of a million listings as CSV in bounded memory, an
+ * import of 5,000 rows in time, and the adoption of an original database of a million listings.
+ */
 export async function benchBulk(context: BenchContext): Promise<boolean> {
   const imported = await benchImport(context);
   const exported = await benchExport(context);
-  return imported && exported;
+  const adopted = await benchAdoption(context);
+  return imported && exported && adopted;
 }
