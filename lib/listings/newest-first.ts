@@ -44,7 +44,7 @@ export type ListingOrder = SQL[];
 
 export const newestFirst: ListingOrder = [desc(listings.createdAt), desc(listings.id)];
 
-function pageIds(executor: Executor, indexOnly: SQL | undefined, offset: number, limit: number) {
+function indexOnlyPageIds(executor: Executor, indexOnly: SQL | undefined, offset: number, limit: number) {
   return executor.select({ id: listings.id }).from(listings).where(indexOnly).orderBy(...newestFirst).limit(limit).offset(offset);
 }
 
@@ -94,7 +94,7 @@ async function newestFirstRows<Row>(executor: Executor, search: NewestFirstSearc
   if (checked === undefined) {
     return offset < DEFERRED_FROM
       ? selectRows(executor).where(indexed).orderBy(...newestFirst).limit(limit).offset(offset)
-      : selectRows(executor).where(inArray(listings.id, pageIds(executor, search.indexOnly, offset, limit))).orderBy(...newestFirst);
+      : selectRows(executor).where(inArray(listings.id, indexOnlyPageIds(executor, search.indexOnly, offset, limit))).orderBy(...newestFirst);
   }
   const wanted = offset + limit;
   const walkWindow = Math.max(WALK_WINDOW, WALK_PER_WANTED * wanted);

@@ -68,7 +68,7 @@ function bandCounts(search: PriceBandSearch, first: SQL, last: SQL): SQL {
  * holding more than its quota gave a last row newer than the page's last (or the merge fell short
  * of the page), when a row of it the page needs was not read.
  */
-function pageIds(search: PriceBandSearch, proportional: boolean): SQL {
+function mergedBandPageIds(search: PriceBandSearch, proportional: boolean): SQL {
   const { first, last } = bandRange(search);
   const wanted = search.offset + search.limit;
   const quota = proportional
@@ -104,10 +104,10 @@ const isDeep = (search: PriceBandSearch) => search.offset + search.limit >= BAND
 /** The page's ids in order: on a deep page by quotas first, again in full when they fell short. */
 async function findPageIds(executor: Executor, search: PriceBandSearch): Promise<string[]> {
   if (isDeep(search)) {
-    const byQuota = await queryRows<{ id: string; exact: boolean }>(executor, pageIds(search, true));
+    const byQuota = await queryRows<{ id: string; exact: boolean }>(executor, mergedBandPageIds(search, true));
     if (byQuota.length > 0 && byQuota.every((row) => row.exact)) return byQuota.map((row) => row.id);
   }
-  return (await queryRows<{ id: string }>(executor, pageIds(search, false))).map((row) => row.id);
+  return (await queryRows<{ id: string }>(executor, mergedBandPageIds(search, false))).map((row) => row.id);
 }
 
 /**

@@ -82,7 +82,7 @@ function walkedOlderMatches(executor: Executor, search: NewestFirstSearch): Olde
 }
 
 /** The page's ids within one tier (or a search of one tier): its ranked matches at the offset, then (past a full window) older matches newest first. */
-async function pageIds(search: Pick<NewestFirstSearch, 'offset' | 'limit'>, ranked: RankedMatch[], older: OlderMatches): Promise<string[]> {
+async function rankedThenOlderPageIds(search: Pick<NewestFirstSearch, 'offset' | 'limit'>, ranked: RankedMatch[], older: OlderMatches): Promise<string[]> {
   const { offset, limit } = search;
   const fromRanked = ranked.slice(offset, offset + limit).map((match) => match.id);
   const olderWanted = ranked.length < RANKED_MATCHES ? 0 : limit - fromRanked.length;
@@ -103,7 +103,7 @@ async function pageIdsByTier(executor: Executor, search: NewestFirstSearch, rele
   for (const [index, tier] of relevance.tiers.entries()) {
     const tierSearch = { ...search, checked: and(search.checked, tier), counted: false };
     const ranked = newest.every((match) => match.tier === index) ? newest : (await newestRanked(executor, tierSearch, relevance)).ranked;
-    const found = await pageIds({ offset, limit: search.limit - ids.length }, ranked, walkedOlderMatches(executor, tierSearch));
+    const found = await rankedThenOlderPageIds({ offset, limit: search.limit - ids.length }, ranked, walkedOlderMatches(executor, tierSearch));
     ids.push(...found);
     if (ids.length === search.limit || index === relevance.tiers.length - 1) break;
     const inTier =
@@ -129,7 +129,7 @@ export async function relevantFirstPage<Row extends { id: string }>(
 ): Promise<{ rows: Row[]; total?: MatchedTotal }> {
   const { ranked, total } = await newestRanked(executor, search, relevance);
   const ids =
-    ranked.length < RANKED_MATCHES ? await pageIds(search, ranked, walkedOlderMatches(executor, search)) : await pageIdsByTier(executor, search, relevance, ranked);
+    ranked.length < RANKED_MATCHES ? await rankedThenOlderPageIds(search, ranked, walkedOlderMatches(executor, search)) : await pageIdsByTier(executor, search, relevance, ranked);
   return { rows: await rowsInOrder(executor, ids, selectRows), total };
 }
 
@@ -156,5 +156,5 @@ export async function relevantPostedPageIds(
   const older: OlderMatches = async (offset, limit) => (await queryRows<{ listingId: string }>(executor, matchIds(offset, limit))).map((row) => row.listingId);
   if (search.offset >= RANKED_MATCHES) return older(search.offset, search.limit);
   const newest = await rankedSelection(relevance)(executor).where(inArray(listings.id, matchIds(0, RANKED_MATCHES)));
-  return pageIds(search, newest.sort(byRelevance), older);
+  return rankedThenOlderPageIds(search, newest.sort(byRelevance), older);
 }

@@ -2,6 +2,13 @@
 export const MAX_QUERY_WORDS = 8;
 
 /**
+ * Known words read per word (a query's, or a completion's prefix), nearest first by trigram
+ * distance: a word a typo or two away shares most of its trigrams, so it is among them, and the
+ * lookup stays an index walk however many words the catalogue holds.
+ */
+export const NEAREST_WORDS = 40;
+
+/**
  * The words of a search, as typed and lower-cased, split at spaces only: `e_8` or `s23-ultra` is
  * still one word, found as a substring as before (a stored word never holds punctuation).
  */

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
 import { categories, listingTotals, searchTerms } from '../db/schema.js';
-import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, queryWords } from './query-words.js';
+import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, NEAREST_WORDS, queryWords } from './query-words.js';
 
 export type SuggestionKind = 'title' | 'brand' | 'model' | 'category';
 
@@ -14,9 +14,6 @@ export interface Suggestion {
 
 /** At most this many completions in one answer. */
 export const SUGGESTIONS = 8;
-
-/** Known words read per prefix, nearest first by trigram distance, to find the ones a typo away. */
-const NEAREST_WORDS = 40;
 
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 

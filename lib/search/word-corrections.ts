@@ -3,7 +3,7 @@ import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
 import { searchTerms } from '../db/schema.js';
 import { wordsHeldInPostings } from '../listings/search-postings.js';
-import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, queryWords } from './query-words.js';
+import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, NEAREST_WORDS, queryWords } from './query-words.js';
 
 /** One word of a storefront search, with the known words it stands for. */
 export interface CorrectedWord {
@@ -30,13 +30,6 @@ export interface TextSearch {
   /** A word matched only whole is held by no available listing (punctuation alone never is): no listing matches. */
   matchesNothing: boolean;
 }
-
-/**
- * Known words read per query word, nearest first by trigram distance: a word a typo or two away
- * shares most of its trigrams, so it is among them, and the lookup stays an index walk however
- * many words the catalogue holds.
- */
-const NEAREST_WORDS = 40;
 
 /**
  * The words of `text`, each with the words of available titles, brands and models it may mean. A

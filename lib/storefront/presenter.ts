@@ -1,34 +1,11 @@
 import { profileImageUrl } from '../auth/presenter.js';
+import { fieldLabel } from '../categories/field-label.js';
 import type { SchemaRule } from '../db/schema.js';
 import { photosPresenter } from '../media/photo-presenter.js';
 import type { PhotoRecords } from '../media/photo-records.js';
 import { publicImageUrl } from '../media/public-image-url.js';
 import type { PublicAgentRow, PublicListingRow } from './queries.js';
 import type { PublicAgentView, PublicListingView } from './view.js';
-
-function humanize(field: string): string {
-  return field
-    .replace(/_/g, ' ')
-    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-    .trim()
-    .split(/\s+/)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(' ');
-}
-
-/** Field names come from category rules, so there are few: each is humanized once. */
-const humanized = new Map<string, string>();
-const HUMANIZED_LIMIT = 2000;
-
-/** `batteryHealth` -> `Battery Health`, `screen_size` -> `Screen Size`. */
-export function humanizeFieldName(field: string): string {
-  let label = humanized.get(field);
-  if (label === undefined) {
-    label = humanize(field);
-    if (humanized.size < HUMANIZED_LIMIT) humanized.set(field, label);
-  }
-  return label;
-}
 
 function attributeText(value: unknown, booleanText: (value: boolean) => string): string {
   if (typeof value === 'boolean') return booleanText(value);
@@ -82,7 +59,7 @@ export function publicListingPresenter(row: PublicListingRow, photoRecords: Phot
     heroPhoto: photos[0] ?? null,
     photos,
     description: row.description,
-    features: shown.map(([name, value]) => `${humanizeFieldName(name)}: ${attributeText(value, yesNo)}`),
+    features: shown.map(([name, value]) => `${fieldLabel(name)}: ${attributeText(value, yesNo)}`),
   };
 }
 

@@ -1,3 +1,4 @@
+import { fieldLabel } from '../categories/field-label.js';
 import type { ListingAttributes, ListingStatus, SchemaRule } from '../db/schema.js';
 
 /** The Bot API's limit for a media caption; text posts use the same, so every post reads alike. */
@@ -8,17 +9,6 @@ const ELLIPSIS = '…';
 /** Escapes text for the Bot API's HTML parse mode, which knows only these three entities. */
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** `batteryHealth` / `battery_health` -> `Battery Health`. */
-export function humanizeField(field: string): string {
-  return field
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .trim()
-    .split(/\s+/)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(' ');
 }
 
 const priceFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -120,7 +110,7 @@ export function listingCaption(listing: CaptionListing): string {
     if (value === undefined || value === null || value === '') continue;
     parts.push({
       separator: first ? '\n\n' : '\n',
-      open: `<b>${escapeHtml(humanizeField(rule.field))}:</b> `,
+      open: `<b>${escapeHtml(fieldLabel(rule.field))}:</b> `,
       text: formatValue(value),
       close: '',
     });
