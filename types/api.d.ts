@@ -1349,7 +1349,7 @@ export interface components {
             page: number;
             /** @description The limit applied: the one asked for, capped to the list maximum. */
             limit: number;
-            /** @description Matching items, exact below 10,000. From 10,000 matches on, a filtered list says 10,000 and totalExact is false (as search engines answer "10,000+"); an unfiltered list (or one filtered only by status, category, agent or commission) gives its kept count, exact at any size. An agent's channel log counts to 1,000 the same way. Never an estimate. */
+            /** @description Matching items, exact below 10,000, never an estimate. From 10,000 matches on, a storefront list says 10,000 and totalExact is false (as search engines answer "10,000+"), whatever its filters; other lists do the same when filtered by more than status, category, agent or commission, and otherwise give their kept count, exact at any size. An agent's channel log counts to 1,000 the same way. */
             total: number;
             /** @description ceil(total / limit), within the served results of a storefront list. */
             totalPages: number;

@@ -96,7 +96,7 @@ const COMPONENT_SCHEMAS: Record<string, OpenApiObject> = {
       total: {
         type: 'integer',
         description:
-          'Matching items, exact below 10,000. From 10,000 matches on, a filtered list says 10,000 and totalExact is false (as search engines answer "10,000+"); an unfiltered list (or one filtered only by status, category, agent or commission) gives its kept count, exact at any size. An agent\'s channel log counts to 1,000 the same way. Never an estimate.',
+          'Matching items, exact below 10,000, never an estimate. From 10,000 matches on, a storefront list says 10,000 and totalExact is false (as search engines answer "10,000+"), whatever its filters; other lists do the same when filtered by more than status, category, agent or commission, and otherwise give their kept count, exact at any size. An agent\'s channel log counts to 1,000 the same way.',
       },
       totalPages: { type: 'integer', description: 'ceil(total / limit), within the served results of a storefront list.' },
       totalExact: { type: 'boolean', description: 'False when more items match than total says (total is then the counting limit); true otherwise.' },
