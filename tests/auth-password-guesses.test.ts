@@ -4,10 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { bcryptHash } from '../lib/auth/bcrypt-worker.js';
 import { upsertAdmin } from '../lib/auth/bootstrap-admin.js';
 import { deviceTokens, rateLimits, users } from '../lib/db/schema.js';
-import { buildAdmin, buildAgent, type TestUser } from './support/factories.js';
+import { buildAdmin, buildAgent, plantResetCode, type TestUser } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
 import { expectTooMany } from './support/refusals.js';
-import { resetCodeDigest } from './support/server-keys.js';
 
 const server = useTestServer({ TRUST_PROXY: '1' });
 const api = server.api;
@@ -167,10 +166,7 @@ describe('device tokens that end', () => {
     for (let device = 0; device < 3; device += 1) before.push((await login({ email: owner.email, password: owner.password }, `192.0.2.${70 + device}`)).body.data.deviceToken);
     expect(await liveDevices(owner)).toHaveLength(3);
 
-    await server.db
-      .update(users)
-      .set({ passwordResetToken: resetCodeDigest('246810'), passwordResetExpires: sql`now() + interval '15 minutes'`, passwordResetAttempts: 0 })
-      .where(eq(users.id, owner.id));
+    await plantResetCode(server.db, owner.id, '246810');
     const reset = await api.post('/api/auth/reset-password', { json: { email: owner.email, token: '246810', newPassword: 'the-new-password' } });
     expect(reset.status).toBe(200);
     expect(await liveDevices(owner)).toEqual([]);

@@ -1,10 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { users } from '../lib/db/schema.js';
-import { buildAgent, type TestUser } from './support/factories.js';
+import { buildAgent, plantResetCode, type TestUser } from './support/factories.js';
 import { useTestServer } from './support/test-server.js';
-import { resetCodeDigest } from './support/server-keys.js';
 
 const server = useTestServer();
 const api = server.api;
@@ -19,22 +16,13 @@ function tokenFor(user: TestUser, times: { iat?: number; exp?: number }): Promis
 
 const now = () => Math.floor(Date.now() / 1000);
 
-/** Gives the account a live reset code, as forgot-password stores it (hashed). */
-async function resetCodeFor(user: TestUser, code: string): Promise<void> {
-  const codeHash = resetCodeDigest(code);
-  await server.db
-    .update(users)
-    .set({ passwordResetToken: codeHash, passwordResetExpires: sql`now() + interval '15 minutes'`, passwordResetAttempts: 0 })
-    .where(eq(users.id, user.id));
-}
-
 describe('a password reset ends the sessions issued before it', () => {
   it('refuses a token from before the reset, while a sign-in after it works', async () => {
     const agent = await buildAgent(server.db);
     const stolen = await tokenFor(agent, { iat: now() - 60, exp: now() + 3600 });
     expect((await api.get('/api/auth/me', { token: stolen })).status).toBe(200);
 
-    await resetCodeFor(agent, '123456');
+    await plantResetCode(server.db, agent.id, '123456');
     const reset = await api.post('/api/auth/reset-password', { json: { email: agent.email, token: '123456', newPassword: 'a-brand-new-password' } });
     expect(reset.status).toBe(200);
 

@@ -1,11 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { passwordMatches } from '../lib/auth/passwords.js';
 import { agentCodes, settings, syndicationConfigs, users } from '../lib/db/schema.js';
-import { buildAgent } from './support/factories.js';
+import { buildAgent, plantResetCode } from './support/factories.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
-import { resetCodeDigest } from './support/server-keys.js';
 
 /**
  * The requests the original service's admin panel sends on its main screens with its own names
@@ -41,10 +40,7 @@ describe("the original admin panel's names", () => {
 
   it('resets a password sent as `password`, as `newPassword` does', async () => {
     const agent = await buildAgent(server.db);
-    await server.db
-      .update(users)
-      .set({ passwordResetToken: resetCodeDigest('654321'), passwordResetExpires: sql`now() + interval '15 minutes'`, passwordResetAttempts: 0 })
-      .where(eq(users.id, agent.id));
+    await plantResetCode(server.db, agent.id, '654321');
     const response = await api.post('/api/auth/reset-password', { json: { email: agent.email, token: '654321', password: 'the-legacy-new-password' } });
     expect(response.status).toBe(200);
     const [row] = await server.db.select().from(users).where(eq(users.id, agent.id));

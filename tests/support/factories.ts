@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { signToken } from '../../lib/auth/tokens.js';
 import { hashPassword } from '../../lib/auth/passwords.js';
 import type { Database } from '../../lib/db/client.js';
 import { users, type Role } from '../../lib/db/schema.js';
+import { resetCodeDigest } from './server-keys.js';
 
 export interface TestUser {
   id: string;
@@ -45,4 +47,12 @@ export function expiredToken(user: { id: string; email: string; role: Role }): P
     .setIssuedAt(past - 60)
     .setExpirationTime(past)
     .sign(secret);
+}
+
+/** Gives the account a live reset code, as forgot-password stores it (a keyed digest, 15 minutes, no attempt spent). */
+export async function plantResetCode(db: Database, userId: string, code: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordResetToken: resetCodeDigest(code), passwordResetExpires: sql`now() + interval '15 minutes'`, passwordResetAttempts: 0 })
+    .where(eq(users.id, userId));
 }
