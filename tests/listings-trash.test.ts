@@ -459,19 +459,48 @@ describe('a listing in the trash', () => {
     expect(await listingRow(listing.id)).toEqual(trashed);
   });
 
-  it('keeps its category from being deleted, so it always comes back into it', async () => {
+  it('outlives the deletion of its category, and then cannot be restored: 409 naming the category', async () => {
     const category = await buildCategory(server.db, { displayName: 'Trashed Tablets' });
-    const listing = await buildListing(server.db, { categoryId: category.id, agentId: shop.agent.id });
+    const listing = await buildListing(server.db, { categoryId: category.id, agentId: shop.agent.id, title: 'Tablet left behind' });
     expect((await trash(listing.id, shop.agent.token)).status).toBe(200);
-    const refused = await api.delete(`/api/categories/${category.id}`, { token: shop.admin.token });
+    const deleted = await api.delete(`/api/categories/${category.id}`, { token: shop.admin.token });
+    expect(deleted.status).toBe(200);
+    expect((await api.get(`/api/categories/${category.id}`, { token: shop.admin.token })).status).toBe(404);
+
+    const inTrash = await api.get('/api/listings?trashed=true&search=Tablet left behind', { token: shop.agent.token });
+    expect(inTrash.status).toBe(200);
+    expect(inTrash.body.data).toEqual([
+      expect.objectContaining({ id: listing.id, categoryId: null, category: null, removedCategory: 'Trashed Tablets', deletedAt: expect.any(String) }),
+    ]);
+
+    const refused = await restore(listing.id, shop.agent.token);
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({
       success: false,
       code: 'CONFLICT',
-      error: 'Category "Trashed Tablets" cannot be deleted: 1 listing in the trash uses it (restore and move them, or delete them for good)',
+      error: 'Category "Trashed Tablets" was deleted while the listing was in the trash: it cannot be restored',
     });
-    expect((await deleteForGood(listing.id, shop.admin.token)).status).toBe(200);
-    expect((await api.delete(`/api/categories/${category.id}`, { token: shop.admin.token })).status).toBe(200);
+    expect(await listingRow(listing.id)).toMatchObject({ categoryId: null, removedCategory: 'Trashed Tablets', deletedAt: expect.any(Date) });
+    const exported = await api.get<string>(`/api/listings/export?trashed=true&search=${encodeURIComponent('Tablet left behind')}`, { token: shop.agent.token });
+    expect(exported.status).toBe(200);
+    expect(exported.text).toContain(`${listing.id},Tablet left behind,`);
+    expect(exported.text).toContain(',Trashed Tablets,');
+
+    expect((await deleteForGood(listing.id, shop.agent.token)).status).toBe(200);
+    expect(await listingRow(listing.id)).toBeUndefined();
+  });
+
+  it('keeps a category that a listing in the shop uses: only the trash lets it go', async () => {
+    const category = await buildCategory(server.db, { displayName: 'Half Trashed Tablets' });
+    const kept = await buildListing(server.db, { categoryId: category.id, agentId: shop.agent.id });
+    const trashed = await buildListing(server.db, { categoryId: category.id, agentId: shop.agent.id });
+    expect((await trash(trashed.id, shop.agent.token)).status).toBe(200);
+    const refused = await api.delete(`/api/categories/${category.id}`, { token: shop.admin.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ success: false, code: 'CONFLICT', error: 'Category "Half Trashed Tablets" cannot be deleted: 1 listing uses it' });
+    expect(await listingRow(trashed.id)).toMatchObject({ categoryId: category.id, removedCategory: null });
+    expect((await restore(trashed.id, shop.agent.token)).status).toBe(200);
+    expect(await listingRow(kept.id)).toMatchObject({ categoryId: category.id });
   });
 });
 

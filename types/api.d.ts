@@ -352,8 +352,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a category no listing uses
-         * @description Administrators only: needs a bearer token of a `SUPER_ADMIN`.
+         * Delete a category no listing in the shop uses
+         * @description A category that a listing in the shop uses is 409, naming how many. Listings in the trash do not keep it: they lose their category (`categoryId` null, `removedCategory` its display name), and a restore of one is then 409.
+         *
+         *     Administrators only: needs a bearer token of a `SUPER_ADMIN`.
          */
         delete: operations["deleteCategoriesById"];
         options?: never;
@@ -618,7 +620,7 @@ export interface paths {
         put?: never;
         /**
          * Bring a listing back from the trash
-         * @description By an administrator or the listing's agent (another agent's listing is 404). The listing comes back as it was: status, stock, attributes, photos, and so its counts, search and place in every list. An AVAILABLE listing is posted to the channel again when posting is on. A listing that is not in the trash is 409; of two restores at once, one restores and the other is 409.
+         * @description By an administrator or the listing's agent (another agent's listing is 404). The listing comes back as it was: status, stock, attributes, photos, and so its counts, search and place in every list. An AVAILABLE listing is posted to the channel again when posting is on. A listing that is not in the trash is 409; of two restores at once, one restores and the other is 409. A listing whose category was deleted while it was in the trash (`categoryId` null, `removedCategory` naming it) cannot come back: 409 naming the category.
          *
          *     Needs a bearer token (any role).
          */
@@ -5370,8 +5372,8 @@ export interface operations {
                                 [key: string]: string | number | boolean;
                             };
                             customTelegramCaption: string | null;
-                            /** Format: uuid */
-                            categoryId: string;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
+                            categoryId: string | null;
                             agentId: string | null;
                             viewsCount: number;
                             inquiryClicks: number;
@@ -5383,13 +5385,16 @@ export interface operations {
                             updatedAt: string;
                             /** @description When the listing was moved to the trash; null while it is in the shop. */
                             deletedAt: string | null;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
                             category: {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
                                 displayName: string;
                                 icon: string;
-                            };
+                            } | null;
+                            /** @description The display name of the category deleted while the listing was in the trash; null otherwise. Such a listing cannot be restored. */
+                            removedCategory: string | null;
                             agent: {
                                 /** Format: uuid */
                                 id: string;
@@ -5631,8 +5636,8 @@ export interface operations {
                                 [key: string]: string | number | boolean;
                             };
                             customTelegramCaption: string | null;
-                            /** Format: uuid */
-                            categoryId: string;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
+                            categoryId: string | null;
                             agentId: string | null;
                             viewsCount: number;
                             inquiryClicks: number;
@@ -5644,13 +5649,16 @@ export interface operations {
                             updatedAt: string;
                             /** @description When the listing was moved to the trash; null while it is in the shop. */
                             deletedAt: string | null;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
                             category: {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
                                 displayName: string;
                                 icon: string;
-                            };
+                            } | null;
+                            /** @description The display name of the category deleted while the listing was in the trash; null otherwise. Such a listing cannot be restored. */
+                            removedCategory: string | null;
                             agent: {
                                 /** Format: uuid */
                                 id: string;
@@ -6343,8 +6351,8 @@ export interface operations {
                                 [key: string]: string | number | boolean;
                             };
                             customTelegramCaption: string | null;
-                            /** Format: uuid */
-                            categoryId: string;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
+                            categoryId: string | null;
                             agentId: string | null;
                             viewsCount: number;
                             inquiryClicks: number;
@@ -6356,13 +6364,16 @@ export interface operations {
                             updatedAt: string;
                             /** @description When the listing was moved to the trash; null while it is in the shop. */
                             deletedAt: string | null;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
                             category: {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
                                 displayName: string;
                                 icon: string;
-                            };
+                            } | null;
+                            /** @description The display name of the category deleted while the listing was in the trash; null otherwise. Such a listing cannot be restored. */
+                            removedCategory: string | null;
                             agent: {
                                 /** Format: uuid */
                                 id: string;
@@ -6618,8 +6629,8 @@ export interface operations {
                                 [key: string]: string | number | boolean;
                             };
                             customTelegramCaption: string | null;
-                            /** Format: uuid */
-                            categoryId: string;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
+                            categoryId: string | null;
                             agentId: string | null;
                             viewsCount: number;
                             inquiryClicks: number;
@@ -6631,13 +6642,16 @@ export interface operations {
                             updatedAt: string;
                             /** @description When the listing was moved to the trash; null while it is in the shop. */
                             deletedAt: string | null;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
                             category: {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
                                 displayName: string;
                                 icon: string;
-                            };
+                            } | null;
+                            /** @description The display name of the category deleted while the listing was in the trash; null otherwise. Such a listing cannot be restored. */
+                            removedCategory: string | null;
                             agent: {
                                 /** Format: uuid */
                                 id: string;
@@ -6936,8 +6950,8 @@ export interface operations {
                                 [key: string]: string | number | boolean;
                             };
                             customTelegramCaption: string | null;
-                            /** Format: uuid */
-                            categoryId: string;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
+                            categoryId: string | null;
                             agentId: string | null;
                             viewsCount: number;
                             inquiryClicks: number;
@@ -6949,13 +6963,16 @@ export interface operations {
                             updatedAt: string;
                             /** @description When the listing was moved to the trash; null while it is in the shop. */
                             deletedAt: string | null;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
                             category: {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
                                 displayName: string;
                                 icon: string;
-                            };
+                            } | null;
+                            /** @description The display name of the category deleted while the listing was in the trash; null otherwise. Such a listing cannot be restored. */
+                            removedCategory: string | null;
                             agent: {
                                 /** Format: uuid */
                                 id: string;
@@ -7434,8 +7451,8 @@ export interface operations {
                                 [key: string]: string | number | boolean;
                             };
                             customTelegramCaption: string | null;
-                            /** Format: uuid */
-                            categoryId: string;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
+                            categoryId: string | null;
                             agentId: string | null;
                             viewsCount: number;
                             inquiryClicks: number;
@@ -7447,13 +7464,16 @@ export interface operations {
                             updatedAt: string;
                             /** @description When the listing was moved to the trash; null while it is in the shop. */
                             deletedAt: string | null;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
                             category: {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
                                 displayName: string;
                                 icon: string;
-                            };
+                            } | null;
+                            /** @description The display name of the category deleted while the listing was in the trash; null otherwise. Such a listing cannot be restored. */
+                            removedCategory: string | null;
                             agent: {
                                 /** Format: uuid */
                                 id: string;
@@ -7752,8 +7772,8 @@ export interface operations {
                                 [key: string]: string | number | boolean;
                             };
                             customTelegramCaption: string | null;
-                            /** Format: uuid */
-                            categoryId: string;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
+                            categoryId: string | null;
                             agentId: string | null;
                             viewsCount: number;
                             inquiryClicks: number;
@@ -7765,13 +7785,16 @@ export interface operations {
                             updatedAt: string;
                             /** @description When the listing was moved to the trash; null while it is in the shop. */
                             deletedAt: string | null;
+                            /** @description Null only for a listing in the trash whose category was deleted since. */
                             category: {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
                                 displayName: string;
                                 icon: string;
-                            };
+                            } | null;
+                            /** @description The display name of the category deleted while the listing was in the trash; null otherwise. Such a listing cannot be restored. */
+                            removedCategory: string | null;
                             agent: {
                                 /** Format: uuid */
                                 id: string;

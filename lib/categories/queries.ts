@@ -1,7 +1,6 @@
 import { and, eq, inArray, isNotNull, or } from 'drizzle-orm/sql/expressions/conditions';
 import { asc } from 'drizzle-orm/sql/expressions/select';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
-import { count } from 'drizzle-orm/sql/functions/aggregate';
 import { getTableColumns } from 'drizzle-orm/utils';
 import type { Executor } from '../db/client.js';
 import { categories, listings, listingTotals } from '../db/schema.js';
@@ -110,11 +109,16 @@ export async function insertMissingCategories(executor: Executor, definitions: r
   return rows.map((row) => row.name);
 }
 
-/** How many listings in the trash belong to the category: they keep it from being deleted, so each can come back into it. */
-export async function countTrashedListingsInCategory(executor: Executor, categoryId: string): Promise<number> {
-  const [row] = await executor
-    .select({ total: count() })
-    .from(listings)
-    .where(and(isNotNull(listings.deletedAt), eq(listings.categoryId, categoryId)));
-  return row?.total ?? 0;
+/**
+ * Takes a category that is being deleted from the listings in the trash that use it, keeping its
+ * display name on them (`removedCategory`), and answers how many there were. Each is locked until
+ * the transaction ends: a restore of one waits, then finds its category gone and answers so.
+ */
+export async function releaseTrashedListingsFromCategory(executor: Executor, category: { id: string; displayName: string }): Promise<number> {
+  const released = await executor
+    .update(listings)
+    .set({ categoryId: null, removedCategory: category.displayName, updatedAt: sql`${listings.updatedAt}` })
+    .where(and(isNotNull(listings.deletedAt), eq(listings.categoryId, category.id)))
+    .returning({ id: listings.id });
+  return released.length;
 }

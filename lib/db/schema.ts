@@ -8,6 +8,7 @@ import { smallint } from 'drizzle-orm/pg-core/columns/smallint';
 import { text } from 'drizzle-orm/pg-core/columns/text';
 import { timestamp } from 'drizzle-orm/pg-core/columns/timestamp';
 import { uuid } from 'drizzle-orm/pg-core/columns/uuid';
+import { check } from 'drizzle-orm/pg-core/checks';
 import { index, uniqueIndex } from 'drizzle-orm/pg-core/indexes';
 import { primaryKey } from 'drizzle-orm/pg-core/primary-keys';
 import { pgTable } from 'drizzle-orm/pg-core/table';
@@ -134,9 +135,12 @@ export const listings = pgTable(
       .notNull()
       .generatedAlwaysAs((): SQL => sql`listing_search_word_list(${listings.title}, ${listings.attributes})`),
     customTelegramCaption: text('customTelegramCaption'),
-    categoryId: uuid('categoryId')
-      .notNull()
-      .references(() => categories.id, { onDelete: 'restrict', onUpdate: 'cascade' }),
+    /**
+     * Set for every listing in the shop. Only a listing in the trash may lose it: deleting a
+     * category that only trashed listings use leaves them without one, its display name kept in
+     * `removedCategory`, so a restore can say which category is gone.
+     */
+    categoryId: uuid('categoryId').references(() => categories.id, { onDelete: 'restrict', onUpdate: 'cascade' }),
     agentId: uuid('agentId').references(() => users.id, { onDelete: 'set null', onUpdate: 'cascade' }),
     viewsCount: integer('viewsCount').notNull().default(0),
     inquiryClicks: integer('inquiryClicks').notNull().default(0),
@@ -150,8 +154,14 @@ export const listings = pgTable(
      * is restored, or removed for good by an administrator or the sweeper.
      */
     deletedAt: timestamp('deletedAt', { precision: 3, withTimezone: true }),
+    /** The display name of the category deleted while this listing was in the trash; null otherwise. */
+    removedCategory: text('removedCategory'),
   },
   (t) => [
+    check(
+      'listings_category_kept_check',
+      sql`${t.categoryId} is not null or (${t.deletedAt} is not null and ${t.removedCategory} is not null)`,
+    ),
     index('listings_city_neighborhood_idx').on(t.city, t.neighborhood),
     // Lists read newest first with `ORDER BY "createdAt" DESC, id DESC`; the indexes keep that
     // exact order (DESC sorts NULLS FIRST) so pages are read straight from them.

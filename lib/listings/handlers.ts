@@ -33,6 +33,7 @@ import {
   type AgentSummary,
   type ListingChanges,
   type ListingRow,
+  type ShopListingRow,
 } from './queries.js';
 import { listTrashedListingDetails } from './trash-queries.js';
 import { MAX_LISTING_IMAGES, type ListingCreateBody, type ListingListQuery, type ListingUpdateBody, type listingImagesForm } from './schema.js';
@@ -193,7 +194,7 @@ interface UpdatePlan {
  * attributes against the category they will belong to, the kept and dropped images and
  * the sale. Only reads, so it runs before new images are stored and again under the row lock.
  */
-async function planUpdate(executor: Executor, listing: ListingRow, body: ListingUpdateBody, user: AuthUser, newImageCount: number): Promise<UpdatePlan> {
+async function planUpdate(executor: Executor, listing: ShopListingRow, body: ListingUpdateBody, user: AuthUser, newImageCount: number): Promise<UpdatePlan> {
   // The direct uploads were checked before this plan and are appended by the caller.
   const { existingImages, imageRefs: _directUploads, attributes, status, stockQuantity, ...fields } = body;
   const changes: ListingChanges = { ...fields };
@@ -233,7 +234,7 @@ export async function updateListing(
     await planUpdate(db, listing, body, user, added);
   }
   const stored = await storeImages(newFiles);
-  const { row, photos, previousCategoryId, dropped, afterCommit } = await withStoredImages(refsOf(stored), () =>
+  const { row, photos, categoryIds, dropped, afterCommit } = await withStoredImages(refsOf(stored), () =>
     inTransaction(db, async (tx) => {
       const listing = await lockListing(tx, params.id);
       if (!listing) throw notFoundError('Listing', params.id);
@@ -250,10 +251,10 @@ export async function updateListing(
       const recorded = await recordListingEvent(tx, { type: 'listing.updated', listingId: params.id });
       const details = await loadDetails(tx, params.id);
       const photos = await findPhotoRecords(tx, details.images);
-      return { row: details, photos, previousCategoryId: listing.categoryId, dropped: plan.dropped, afterCommit: recorded };
+      return { row: details, photos, categoryIds: [listing.categoryId, updated.categoryId], dropped: plan.dropped, afterCommit: recorded };
     }),
   );
-  await invalidateListingAnswers(previousCategoryId, row.categoryId);
+  await invalidateListingAnswers(...categoryIds);
   await removeImages(dropped);
   void afterCommit();
   return ok(listingPresenter(row, photos));

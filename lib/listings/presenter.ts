@@ -30,6 +30,7 @@ export function listingPresenter(row: ListingDetailRow, photos: PhotoRecords): L
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     deletedAt: row.deletedAt,
+    removedCategory: row.removedCategory,
     category: row.category,
     agent: row.agent,
   };

@@ -11,6 +11,14 @@ import type { ListingListQuery } from './schema.js';
 import { textMatches } from './text-search.js';
 
 export type ListingRow = typeof listings.$inferSelect;
+/** A listing in the shop (out of the trash): its category is always set (the check of migration 0029). */
+export type ShopListingRow = ListingRow & { categoryId: string };
+
+/** A row read out of the trash as the listing in the shop it is; a row without its category breaks the schema's own check. */
+export function inShop(row: ListingRow): ShopListingRow {
+  if (row.categoryId === null) throw new Error(`Listing ${row.id} is in the shop without a category`);
+  return { ...row, categoryId: row.categoryId };
+}
 export type NewListing = typeof listings.$inferInsert;
 /** Column changes of an update; `stockQuantity` and `status` may be SQL computed from the row itself. */
 export type ListingChanges = { [K in keyof NewListing]?: NewListing[K] | SQL };
@@ -43,19 +51,21 @@ export interface AgentSummary {
 /** A listing with the summary of its category and agent, as every listing response carries them. */
 const listingDetailColumns = {
   ...getTableColumns(listings),
+  /** Null only for a listing in the trash whose category was deleted since. */
   category: { id: categories.id, name: categories.name, displayName: categories.displayName, icon: categories.icon },
   agent: { id: users.id, name: users.name, phone: users.phone },
 };
 
 /**
- * Listings joined to their category and agent (null when the agent is gone), in one query. A
- * dynamic builder: callers add their own where, order and paging.
+ * Listings joined to their category (null for a trashed listing whose category was deleted since)
+ * and agent (null when the agent is gone), in one query. A dynamic builder: callers add their own
+ * where, order and paging.
  */
 export function selectListingDetails(executor: Executor) {
   return executor
     .select(listingDetailColumns)
     .from(listings)
-    .innerJoin(categories, eq(categories.id, listings.categoryId))
+    .leftJoin(categories, eq(categories.id, listings.categoryId))
     .leftJoin(users, eq(users.id, listings.agentId))
     .$dynamic();
 }
@@ -67,9 +77,9 @@ export async function findListingDetails(executor: Executor, id: string): Promis
   return row;
 }
 
-export async function findListing(executor: Executor, id: string): Promise<ListingRow | undefined> {
+export async function findListing(executor: Executor, id: string): Promise<ShopListingRow | undefined> {
   const [row] = await executor.select().from(listings).where(and(eq(listings.id, id), notTrashed)).limit(1);
-  return row;
+  return row && inShop(row);
 }
 
 /** A listing with its category's attribute rules, as posting it to the channel needs them. */
@@ -100,9 +110,9 @@ export type ListingWithRules = NonNullable<Awaited<ReturnType<typeof findListing
  * Reads the listing (out of the trash) and locks it until the transaction ends, so concurrent
  * writes to it queue up; one moved to the trash meanwhile is not found.
  */
-export async function lockListing(executor: Executor, id: string): Promise<ListingRow | undefined> {
+export async function lockListing(executor: Executor, id: string): Promise<ShopListingRow | undefined> {
   const [row] = await executor.select().from(listings).where(and(eq(listings.id, id), notTrashed)).for('update').limit(1);
-  return row;
+  return row && inShop(row);
 }
 
 /** As lockListing(), in the trash or out of it: for the writes that move a listing in or out. */
@@ -210,7 +220,7 @@ function listingDetailRows(source: Pick<Executor, 'select'>) {
   return source
     .select(listingDetailColumns)
     .from(listings)
-    .innerJoin(categories, eq(categories.id, listings.categoryId))
+    .leftJoin(categories, eq(categories.id, listings.categoryId))
     .leftJoin(users, eq(users.id, listings.agentId))
     .$dynamic();
 }
@@ -250,14 +260,15 @@ export async function findAgentSummary(executor: Executor, id: string): Promise<
   return row;
 }
 
-export async function insertListing(executor: Executor, values: NewListing): Promise<ListingRow> {
+export async function insertListing(executor: Executor, values: NewListing & { categoryId: string }): Promise<ShopListingRow> {
   const [row] = await executor.insert(listings).values(values).returning();
-  return row!;
+  return inShop(row!);
 }
 
-export async function updateListingRow(executor: Executor, id: string, changes: ListingChanges): Promise<ListingRow | undefined> {
-  const [row] = await executor.update(listings).set(changes).where(eq(listings.id, id)).returning();
-  return row;
+/** Updates a listing in the shop (out of the trash). */
+export async function updateListingRow(executor: Executor, id: string, changes: ListingChanges): Promise<ShopListingRow | undefined> {
+  const [row] = await executor.update(listings).set(changes).where(and(eq(listings.id, id), notTrashed)).returning();
+  return row && inShop(row);
 }
 
 /**

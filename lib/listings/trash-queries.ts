@@ -5,7 +5,7 @@ import { boundedTotal, type MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
 import { offsetOf } from '../http/common-schemas.js';
-import { listingsMatching, selectListingDetails, type ListingDetailRow, type ListingRow } from './queries.js';
+import { inShop, listingsMatching, selectListingDetails, type ListingDetailRow, type ListingRow, type ShopListingRow } from './queries.js';
 import type { ListingListQuery } from './schema.js';
 
 /** Moving a listing in or out of the trash is not an edit of it: its `updatedAt` stays. */
@@ -25,14 +25,15 @@ export async function moveListingToTrash(executor: Executor, id: string): Promis
  * Brings a listing back from the trash as it was, when it is there: one conditional statement, so
  * of two restores at once one brings it back and the other finds it out of the trash.
  */
-export async function bringBackFromTrash(executor: Executor, id: string): Promise<ListingRow | undefined> {
+export async function bringBackFromTrash(executor: Executor, id: string): Promise<ShopListingRow | undefined> {
   const [row] = await executor
     .update(listings)
     .set({ deletedAt: null, ...unedited })
     .where(and(eq(listings.id, id), isNotNull(listings.deletedAt)))
     .returning();
-  return row;
+  return row && inShop(row);
 }
+
 
 /**
  * A page of the trash, newest deletion first, with the list's filters, and how many match: the

@@ -11,7 +11,7 @@ import { findPhotoRecords } from '../media/photo-records.js';
 import { recordListingAudit } from './audit.js';
 import { assertCanManage, invalidateListingAnswers } from './handlers.js';
 import { listingPresenter } from './presenter.js';
-import { deleteListingRow, findListingDetails, lockListing, lockListingInOrOutOfTrash, type ListingRow } from './queries.js';
+import { deleteListingRow, findListingDetails, inShop, lockListing, lockListingInOrOutOfTrash, type ListingRow } from './queries.js';
 import type { ListingDeleteQuery } from './schema.js';
 import { bringBackFromTrash, moveListingToTrash } from './trash-queries.js';
 
@@ -67,7 +67,7 @@ async function removeForGood(id: string, ctx: Caller): Promise<Reply> {
     await recordListingAudit(tx, ctx, 'delete', inTrash, null, row.deletedAt === null ? 1 : undefined);
     return { listing: row, afterCommit: recorded };
   });
-  if (listing.deletedAt === null) await invalidateListingAnswers(listing.categoryId);
+  if (listing.deletedAt === null) await invalidateListingAnswers(inShop(listing).categoryId);
   await removeQueuedImages(listing.images);
   void afterCommit?.();
   return ok({ id });
@@ -81,19 +81,23 @@ export async function deleteListing({ params, query }: Input<{ params: typeof Id
  * `POST /api/listings/:id/restore`: brings a listing back from the trash as it was (status, stock,
  * attributes, photos, and so its counts, search and place in every list), by an administrator or
  * its agent. An available one is posted to the channel again when posting is on. One out of the
- * trash is 409; of two restores at once, the second finds it out.
+ * trash is 409; of two restores at once, the second finds it out. One whose category was deleted
+ * while it was in the trash has nowhere to go back to: 409, naming the category.
  */
 export async function restoreListing({ params }: Input<{ params: typeof IdParams }>, ctx: Caller): Promise<Reply> {
   const db = await getDb();
-  const { details, afterCommit } = await inTransaction(db, async (tx) => {
+  const { details, categoryId, afterCommit } = await inTransaction(db, async (tx) => {
     const row = ownListingOrThrow(ctx, await lockListingInOrOutOfTrash(tx, params.id), params.id);
+    if (row.categoryId === null) {
+      throw ApiError.conflict(`Category "${row.removedCategory}" was deleted while the listing was in the trash: it cannot be restored`);
+    }
     const restored = row.deletedAt === null ? undefined : await bringBackFromTrash(tx, params.id);
     if (!restored) throw ApiError.conflict('The listing is not in the trash');
     await recordListingAudit(tx, ctx, 'restore', row, restored);
     const recorded = await recordListingEvent(tx, { type: 'listing.restored', listingId: params.id });
-    return { details: (await findListingDetails(tx, params.id))!, afterCommit: recorded };
+    return { details: (await findListingDetails(tx, params.id))!, categoryId: restored.categoryId, afterCommit: recorded };
   });
-  await invalidateListingAnswers(details.categoryId);
+  await invalidateListingAnswers(categoryId);
   void afterCommit();
   return ok(listingPresenter(details, await findPhotoRecords(db, details.images)));
 }

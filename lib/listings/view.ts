@@ -25,7 +25,7 @@ export const ListingFields = {
   photos: v.pipe(v.array(PhotoView), v.description('The same images with their size, placeholder and srcset.')),
   attributes: AttributesView,
   customTelegramCaption: v.nullable(v.string()),
-  categoryId: RecordId,
+  categoryId: v.pipe(v.nullable(RecordId), v.description('Null only for a listing in the trash whose category was deleted since.')),
   agentId: v.nullable(RecordId),
   viewsCount: v.pipe(v.number(), v.integer()),
   inquiryClicks: v.pipe(v.number(), v.integer()),
@@ -34,7 +34,11 @@ export const ListingFields = {
   createdAt: Timestamp,
   updatedAt: Timestamp,
   deletedAt: v.pipe(v.nullable(Timestamp), v.description('When the listing was moved to the trash; null while it is in the shop.')),
-  category: ListingCategory,
+  category: v.pipe(v.nullable(ListingCategory), v.description('Null only for a listing in the trash whose category was deleted since.')),
+  removedCategory: v.pipe(
+    v.nullable(v.string()),
+    v.description('The display name of the category deleted while the listing was in the trash; null otherwise. Such a listing cannot be restored.'),
+  ),
   agent: v.nullable(ListingAgent),
 };
 

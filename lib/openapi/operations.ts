@@ -80,7 +80,12 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'POST /api/categories': { summary: 'Create a category', successStatus: 201, errors: ['ALREADY_EXISTS'] },
   'GET /api/categories/:id': { summary: 'One category' },
   'PATCH /api/categories/:id': { summary: 'Update a category', errors: ['ALREADY_EXISTS'] },
-  'DELETE /api/categories/:id': { summary: 'Delete a category no listing uses', errors: ['CONFLICT'] },
+  'DELETE /api/categories/:id': {
+    summary: 'Delete a category no listing in the shop uses',
+    errors: ['CONFLICT'],
+    description:
+      'A category that a listing in the shop uses is 409, naming how many. Listings in the trash do not keep it: they lose their category (`categoryId` null, `removedCategory` its display name), and a restore of one is then 409.',
+  },
   'GET /api/admin/seed-categories': { summary: 'Create the default categories that are missing' },
   'GET /api/admin/audit': {
     summary: 'The audit trail: who changed what, newest first',
@@ -120,7 +125,7 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
     summary: 'Bring a listing back from the trash',
     errors: ['CONFLICT'],
     description:
-      'By an administrator or the listing\'s agent (another agent\'s listing is 404). The listing comes back as it was: status, stock, attributes, photos, and so its counts, search and place in every list. An AVAILABLE listing is posted to the channel again when posting is on. A listing that is not in the trash is 409; of two restores at once, one restores and the other is 409.',
+      'By an administrator or the listing\'s agent (another agent\'s listing is 404). The listing comes back as it was: status, stock, attributes, photos, and so its counts, search and place in every list. An AVAILABLE listing is posted to the channel again when posting is on. A listing that is not in the trash is 409; of two restores at once, one restores and the other is 409. A listing whose category was deleted while it was in the trash (`categoryId` null, `removedCategory` naming it) cannot come back: 409 naming the category.',
   },
   'GET /api/listings/export': {
     summary: 'Export the list as a CSV file (an agent: their own listings)',

@@ -12,7 +12,8 @@ import { normal, pick, weighted, type Random } from './random-source.js';
  * over two years, more of them recent.
  */
 
-export type NewListing = typeof listings.$inferInsert;
+/** A listing as the catalogue makes it: always in a category. */
+export type NewListing = typeof listings.$inferInsert & { categoryId: string };
 
 export interface CatalogueCategoryRow {
   id: string;

@@ -103,7 +103,7 @@ function checkedConditions(filters: PublicListingFilters): SQL | undefined {
 /** The storefront page's columns, from `listings` and its category, for the page readers. */
 export function publicPageRows(source: Pick<Executor, 'select'>) {
   return source
-    .select({ ...shownListingColumns, categoryDisplayName: categories.displayName, categoryVersion: categories.updatedAt })
+    .select({ ...shownListingColumns, categoryId: categories.id, categoryDisplayName: categories.displayName, categoryVersion: categories.updatedAt })
     .from(listings)
     .innerJoin(categories, eq(categories.id, listings.categoryId))
     .$dynamic();
@@ -180,7 +180,7 @@ function prepareViewPublicListing(executor: Database) {
         stockQuantity: viewed.stockQuantity,
         attributes: viewed.attributes,
         images: viewed.images,
-        categoryId: viewed.categoryId,
+        categoryId: categories.id,
         categoryDisplayName: categories.displayName,
         categoryRules: categories.schemaRules,
       },

@@ -36,13 +36,14 @@ export function exportPage(executor: Executor, matching: SQL, after: PageEnd | u
       price: sql<string>`${listings.price}::text`,
       stockQuantity: listings.stockQuantity,
       status: listings.status,
-      category: categories.displayName,
+      // A listing in the trash whose category was deleted since names the category it had.
+      category: sql<string>`coalesce(${categories.displayName}, ${listings.removedCategory})`,
       attributes: listings.attributes,
       images: listings.images,
       createdAt: listings.createdAt,
     })
     .from(listings)
-    .innerJoin(categories, eq(categories.id, listings.categoryId))
+    .leftJoin(categories, eq(categories.id, listings.categoryId))
     .where(and(matching, pastPrevious))
     .orderBy(...newestFirst)
     .limit(size);

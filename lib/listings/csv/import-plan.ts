@@ -7,7 +7,7 @@ import { Uuid } from '../../http/common-schemas.js';
 import { issuesToDetails } from '../../http/validation.js';
 import { validateAttributes } from '../attributes.js';
 import { keptImages } from '../kept-images.js';
-import type { ListingRow } from '../queries.js';
+import { inShop, type ListingRow, type ShopListingRow } from '../queries.js';
 import { ListingCreateBody } from '../schema.js';
 import { attributeColumn, type ImportColumn } from './columns.js';
 import { categoryKey, emailKey, type ImportContext } from './import-context.js';
@@ -15,12 +15,12 @@ import type { ImportLayout } from './import-layout.js';
 import type { FileRow } from './read-file.js';
 
 /** The listing columns an import sets: the fields of the file, as a listing stores them. */
-export type ImportedFields = Pick<ListingRow, 'title' | 'description' | 'price' | 'status' | 'stockQuantity' | 'categoryId' | 'agentId' | 'attributes' | 'images'>;
+export type ImportedFields = Pick<ShopListingRow, 'title' | 'description' | 'price' | 'status' | 'stockQuantity' | 'categoryId' | 'agentId' | 'attributes' | 'images'>;
 
 /** What one row of the file comes to. */
 export type RowPlan =
   | { row: number; kind: 'create'; values: ImportedFields }
-  | { row: number; kind: 'update'; before: ListingRow; after: ImportedFields; changed: boolean; droppedImages: string[] }
+  | { row: number; kind: 'update'; before: ShopListingRow; after: ImportedFields; changed: boolean; droppedImages: string[] }
   | { row: number; kind: 'failed'; id?: string; errors: ErrorDetail[] };
 
 /** The cells of one row, by column; a column the file does not have reads as undefined, a missing cell as empty. */
@@ -112,7 +112,7 @@ function sameAttributes(first: ListingAttributes, second: ListingAttributes): bo
  * field out), and for the category's other fields the value the listing has. Checked against the
  * category's rules, as an update through the listing's endpoint is, when they or the category change.
  */
-function updatedAttributes(before: ListingRow, category: CategoryRow, cells: RowCells, errors: ErrorDetail[]): ListingAttributes | undefined {
+function updatedAttributes(before: ShopListingRow, category: CategoryRow, cells: RowCells, errors: ErrorDetail[]): ListingAttributes | undefined {
   const asBefore = (field: string, value: string) => (isBlank(value) ? !Object.hasOwn(before.attributes, field) : String(before.attributes[field]) === value);
   if (category.id === before.categoryId && cells.attributes.every(({ field, value }) => asBefore(field, value))) return before.attributes;
   const given = new Set(cells.attributes.map(({ field }) => field));
@@ -124,7 +124,7 @@ function updatedAttributes(before: ListingRow, category: CategoryRow, cells: Row
 }
 
 /** An `images` cell names the listing's own images, in the order to keep them; an empty cell keeps them as they are. */
-function updatedImages(before: ListingRow, cell: string | undefined, errors: ErrorDetail[]): string[] | undefined {
+function updatedImages(before: ShopListingRow, cell: string | undefined, errors: ErrorDetail[]): string[] | undefined {
   if (isBlank(cell)) return before.images;
   const names = cell.split('|').map((name) => name.trim()).filter((name) => name !== '');
   try {
@@ -172,17 +172,18 @@ function planCreate(row: number, cells: RowCells, caller: AuthUser, context: Imp
   };
 }
 
-function planUpdate(row: number, before: ListingRow, cells: RowCells, caller: AuthUser, context: ImportContext, errors: ErrorDetail[]): RowPlan {
-  const fail = (): RowPlan => ({ row, kind: 'failed', id: before.id, errors });
-  if (caller.role !== 'SUPER_ADMIN' && before.agentId !== caller.id) {
-    errors.push({ field: 'id', message: 'Not authorized', received: before.id });
+function planUpdate(row: number, found: ListingRow, cells: RowCells, caller: AuthUser, context: ImportContext, errors: ErrorDetail[]): RowPlan {
+  const fail = (): RowPlan => ({ row, kind: 'failed', id: found.id, errors });
+  if (caller.role !== 'SUPER_ADMIN' && found.agentId !== caller.id) {
+    errors.push({ field: 'id', message: 'Not authorized', received: found.id });
     return fail();
   }
   // Written over, a listing in the trash would change unseen, or come back unasked: it stays as it is.
-  if (before.deletedAt !== null) {
-    errors.push({ field: 'id', message: `Listing with id "${before.id}" is in the trash: restore it first (POST /api/listings/${before.id}/restore)`, received: before.id });
+  if (found.deletedAt !== null) {
+    errors.push({ field: 'id', message: `Listing with id "${found.id}" is in the trash: restore it first (POST /api/listings/${found.id}/restore)`, received: found.id });
     return fail();
   }
+  const before = inShop(found);
   const fields = listingFields(cells, errors);
   const emailCell = cells.of('agentEmail');
   const agentId = isBlank(emailCell) ? before.agentId : ownerNamed(emailCell, caller, context, errors);
