@@ -1,4 +1,3 @@
-import '../../lib/listing-event-listeners.js';
 import { IdParams } from '../../lib/http/common-schemas.js';
 import { endpoint, route } from '../../lib/service-route.js';
 import { getListing, updateListing } from '../../lib/listings/handlers.js';

@@ -1,4 +1,3 @@
-import '../../lib/listing-event-listeners.js';
 import { endpoint, route } from '../../lib/service-route.js';
 import { createListing, listListings } from '../../lib/listings/handlers.js';
 import { ListingCreateBody, ListingListQuery, listingImagesForm } from '../../lib/listings/schema.js';

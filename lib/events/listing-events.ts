@@ -24,8 +24,8 @@ export type ListingEventListener = (event: ListingEvent, tx: Transaction) => Pro
 
 /**
  * Listeners are modules loaded on first use, registered by the composition root
- * (lib/listing-event-listeners.ts) that the writing functions import, so that the event module
- * knows no listener and a function that never writes never loads one.
+ * (registerDomainListeners() in lib/domain-listeners.ts, which every function runs as it starts),
+ * so that the event module knows no listener and a function that never writes never loads one.
  */
 const listenerModules: Array<() => Promise<ListingEventListener>> = [];
 
@@ -39,6 +39,8 @@ export function onListingEvent(load: () => Promise<ListingEventListener>): void 
  * by the platform's `waitUntil`; the returned promise settles when it has. Failures are logged.
  */
 export async function recordListingEvent(tx: Transaction, event: ListingEvent): Promise<() => Promise<void>> {
+  // A write recorded with no one listening would silently never reach the channel: refuse it instead.
+  if (listenerModules.length === 0) throw new Error(`${event.type} recorded with no listener registered: run registerDomainListeners() first`);
   const listeners = await Promise.all(listenerModules.map((load) => load()));
   const followUps = (await Promise.all(listeners.map((listener) => listener(event, tx)))).filter((work): work is AfterCommit => work !== undefined);
   return () => Promise.all(followUps.map((work) => defer(event.type, work))).then(() => undefined);
