@@ -3,4 +3,4 @@
 -- in the shop always has its category.
 ALTER TABLE "listings" ALTER COLUMN "categoryId" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "listings" ADD COLUMN "removedCategory" text;--> statement-breakpoint
-ALTER TABLE "listings" ADD CONSTRAINT "listings_category_kept_check" CHECK ("listings"."categoryId" is not null or ("listings"."deletedAt" is not null and "listings"."removedCategory" is not null));
+ALTER TABLE "listings" ADD CONSTRAINT "listings_category_required_check" CHECK ("listings"."categoryId" is not null or ("listings"."deletedAt" is not null and "listings"."removedCategory" is not null));

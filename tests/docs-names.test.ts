@@ -82,7 +82,7 @@ describe('names in README.md and docs/', () => {
     expect(tables).toContain('listings');
     expect(tables).not.toContain('listing');
     expect(indexesAndConstraints).toContain('listings_trashed_deletedAt_idx');
-    expect(indexesAndConstraints).toContain('listings_category_kept_check');
+    expect(indexesAndConstraints).toContain('listings_category_required_check');
     expect(indexesAndConstraints).not.toContain('listings_title_idx');
   });
 });

@@ -159,7 +159,7 @@ export const listings = pgTable(
   },
   (t) => [
     check(
-      'listings_category_kept_check',
+      'listings_category_required_check',
       sql`${t.categoryId} is not null or (${t.deletedAt} is not null and ${t.removedCategory} is not null)`,
     ),
     index('listings_city_neighborhood_idx').on(t.city, t.neighborhood),
