@@ -163,6 +163,7 @@ describe('on a known data set', () => {
         createdAt: p1.createdAt.toISOString(),
         updatedAt: p1.updatedAt.toISOString(),
         deletedAt: null,
+        removedCategory: null,
         category: { id: phones.id, name: 'PHONES', displayName: 'Phones', icon: 'smartphone' },
         agent: { id: shop.agent.id, name: shop.agent.name, phone: shop.agent.phone },
         commissionAmount: 100,
