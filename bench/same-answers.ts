@@ -30,7 +30,7 @@ function comparableStats(data: Json): Json {
 
 export type AnswerKind = 'list' | 'detail' | 'filter-options' | 'asset-stats';
 
-const KEPT_BY_KIND: Record<AnswerKind, (data: unknown) => unknown> = {
+const COMPARED_BY_KIND: Record<AnswerKind, (data: unknown) => unknown> = {
   list: (data) => (data as Json[]).map((item) => comparableItem(item)),
   // The detail counts a view, so each answer carries the other's count plus one: the check leaves it out.
   detail: (data) => comparableItem(data as Json),
@@ -40,7 +40,7 @@ const KEPT_BY_KIND: Record<AnswerKind, (data: unknown) => unknown> = {
 
 /** The first difference between two answers' data, as a path and both values, or undefined when alike. */
 export function firstDifference(kind: AnswerKind, ours: unknown, floor: unknown): string | undefined {
-  return differenceAt('data', KEPT_BY_KIND[kind](ours), KEPT_BY_KIND[kind](floor));
+  return differenceAt('data', COMPARED_BY_KIND[kind](ours), COMPARED_BY_KIND[kind](floor));
 }
 
 function differenceAt(path: string, a: unknown, b: unknown): string | undefined {

@@ -13,7 +13,7 @@ const MIGRATIONS = (JSON.parse(readFileSync(new URL('../drizzle/meta/_journal.js
 type Snapshot = Awaited<ReturnType<typeof schemaSnapshot>>;
 
 /** The original's bot columns, kept in users and never served: the one difference allowed. */
-const KEPT_USER_COLUMNS = [
+const CARRIED_USER_COLUMNS = [
   { column: 'telegramChatId', type: 'text', not_null: false, default: null },
   { column: 'telegramConnected', type: 'boolean', not_null: true, default: 'false' },
   { column: 'telegramFirstName', type: 'text', not_null: false, default: null },
@@ -30,12 +30,12 @@ async function snapshotOf(database: PreparedDatabase): Promise<Snapshot> {
   }
 }
 
-const keptNames = KEPT_USER_COLUMNS.map((kept) => kept.column);
+const keptNames = CARRIED_USER_COLUMNS.map((kept) => kept.column);
 const isKeptColumn = (column: { table: string; column: string }) => column.table === 'users' && keptNames.includes(column.column);
 /** PostgreSQL 18 lists a column's NOT NULL as a constraint of its own. */
 const isKeptConstraint = (constraint: { table: string; name: string }) => constraint.table === 'users' && keptNames.some((name) => constraint.name === `users_${name}_not_null`);
 
-/** An adopted database's schema, told apart from a freshly migrated one only by the kept columns. */
+/** An adopted database's schema, told apart from a freshly migrated one only by the carried-over columns. */
 function expectFreshSchema(adopted: Snapshot, fresh: Snapshot): void {
   expect({
     ...adopted,
@@ -73,7 +73,7 @@ describe('an adopted database has the schema of a freshly migrated one', () => {
     const users = snapshot.columns.filter((column) => column.table === 'users');
     const freshUsers = fresh.columns.filter((column) => column.table === 'users');
     expect(users.slice(freshUsers.length)).toEqual(
-      KEPT_USER_COLUMNS.map((column, index) => expect.objectContaining({ ...column, position: freshUsers.length + index + 1 })),
+      CARRIED_USER_COLUMNS.map((column, index) => expect.objectContaining({ ...column, position: freshUsers.length + index + 1 })),
     );
   });
 

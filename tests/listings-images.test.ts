@@ -403,7 +403,7 @@ describe('updating images', () => {
     expect(storedFiles(server.uploadDir)).toEqual(before);
   });
 
-  it('counts only the kept images toward the limit', async () => {
+  it('counts only the retained images toward the limit', async () => {
     const listing = await createWithImages('Swap', Array(8).fill(png));
     const response = await api.patch(`/api/listings/${listing.id}`, {
       token: shop.agent.token,

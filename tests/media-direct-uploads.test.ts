@@ -233,7 +233,7 @@ describe('listings with images uploaded directly', () => {
     expect(rows.map((row) => row.images)).toEqual([[ref.secure_url]]);
   });
 
-  it('appends refs on update, after the kept images and new files, within the limit', async () => {
+  it('appends refs on update, after the retained images and new files, within the limit', async () => {
     const [first, second, third] = await Promise.all([uploaded(shop.agent, png), uploaded(shop.agent, png), uploaded(shop.agent, png)]);
     const listing = await createWithRefs('Growing', [first]);
     const form = imageForm({ existingImages: JSON.stringify(listing.images), imageRefs: JSON.stringify([second]) }, [png]);

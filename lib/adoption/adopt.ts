@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { connect, type Transaction } from '../db/client.js';
 import { embeddedDatabaseExists } from '../db/embedded.js';
 import { withDerivedDataDeferred } from '../listings/derived-data.js';
-import { copyStatements, keptColumnsStatement } from './copy-rows.js';
+import { copyStatements, carriedColumnsStatement } from './copy-rows.js';
 import { dataProblems } from './data-checks.js';
 import { inspectDatabase } from './inspect.js';
 import { applyMigrations, recordMigrations, serviceMigrations } from './migration-journal.js';
@@ -69,7 +69,7 @@ async function convert(tx: Transaction, tables: OriginalTables, progress: (line:
   await timed(progress, "moved the original's tables aside", () => moveOriginalAside(tx, tables));
   const migrations = serviceMigrations();
   await timed(progress, "created this service's schema", () => applyMigrations(tx, migrations), () => `${migrations.length} migrations`);
-  const kept = keptColumnsStatement(tables);
+  const kept = carriedColumnsStatement(tables);
   if (kept) await tx.execute(sql.raw(kept));
   // The listings' indexes and derived structures are built once, set-wise, after every row is copied.
   await withDerivedDataDeferred(

@@ -1,5 +1,5 @@
 import type { ColumnTypes } from './inspect.js';
-import { KEPT_USER_COLUMNS, ORIGINAL_PLATFORM, SOCIAL_COLUMNS, type OriginalTable } from './original-schema.js';
+import { CARRIED_USER_COLUMNS, ORIGINAL_PLATFORM, SOCIAL_COLUMNS, type OriginalTable } from './original-schema.js';
 import { SIDE_SCHEMA, type OriginalTables } from './recognise.js';
 import { RENAMED_SETTINGS } from '../settings/schema.js';
 
@@ -25,7 +25,7 @@ function imageRef(value: string): string {
 }
 
 function usersCopy(columns: ColumnTypes): string {
-  const kept = KEPT_USER_COLUMNS.filter((column) => columns.has(column.name)).map((column) => `"${column.name}"`);
+  const kept = CARRIED_USER_COLUMNS.filter((column) => columns.has(column.name)).map((column) => `"${column.name}"`);
   // Custom socials were `{ key, value }`; entries of neither shape have no place and are left out.
   const customSocials = `coalesce((
       SELECT jsonb_agg(jsonb_build_object('name', coalesce(entry->>'name', entry->>'key'), 'url', coalesce(entry->>'url', entry->>'value')) ORDER BY position)
@@ -150,9 +150,9 @@ export function copyStatements(tables: OriginalTables): Array<{ table: OriginalT
 }
 
 /** Adds to this schema's `users` the original's columns it keeps (stored, never served), before the rows are copied. */
-export function keptColumnsStatement(tables: OriginalTables): string | undefined {
+export function carriedColumnsStatement(tables: OriginalTables): string | undefined {
   const columns = tables.get('users');
-  const kept = KEPT_USER_COLUMNS.filter((column) => columns?.has(column.name));
+  const kept = CARRIED_USER_COLUMNS.filter((column) => columns?.has(column.name));
   if (kept.length === 0) return undefined;
   return `ALTER TABLE "users" ${kept.map((column) => `ADD COLUMN "${column.name}" ${column.definition}`).join(', ')}`;
 }

@@ -56,7 +56,7 @@ export const OPTIONAL_COLUMNS: Partial<Record<OriginalTable, readonly string[]>>
  * The original's user columns with no place in this schema (its bot sign-in), kept in `users` as
  * they are and never served, with the definitions its migrations gave them.
  */
-export const KEPT_USER_COLUMNS = [
+export const CARRIED_USER_COLUMNS = [
   { name: 'telegramChatId', definition: 'text' },
   { name: 'telegramConnected', definition: 'boolean DEFAULT false NOT NULL' },
   { name: 'telegramFirstName', definition: 'text' },

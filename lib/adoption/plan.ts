@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm/sql/sql';
 import type { Executor } from '../db/client.js';
-import { RENAMED_SETTINGS, KEPT_SETTINGS } from '../settings/schema.js';
+import { RENAMED_SETTINGS, STORED_ONLY_SETTINGS } from '../settings/schema.js';
 import { SETTING_KEYS } from '../settings/queries.js';
-import { KEPT_USER_COLUMNS, ORIGINAL_PLATFORM, type OriginalTable } from './original-schema.js';
+import { CARRIED_USER_COLUMNS, ORIGINAL_PLATFORM, type OriginalTable } from './original-schema.js';
 import { COPY_ORDER } from './copy-rows.js';
 import { queryRows } from '../db/query-rows.js';
 import type { OriginalTables } from './recognise.js';
@@ -34,7 +34,7 @@ const NOTES: Record<OriginalTable, NoteMaker> = {
     ...when(await count(`"email" <> lower(btrim("email"))`), '{n} e-mail (address is|addresses are) lower-cased'),
     ...when(await count(`"passwordResetToken" IS NOT NULL`), '{n} pending reset (code|codes), stored in plain text, (is|are) dropped'),
     ...when(
-      KEPT_USER_COLUMNS.filter((column) => tables.get('users')?.has(column.name)).length,
+      CARRIED_USER_COLUMNS.filter((column) => tables.get('users')?.has(column.name)).length,
       'the original bot columns (telegram*) are kept in users and never served',
     ),
   ],
@@ -58,7 +58,7 @@ const NOTES: Record<OriginalTable, NoteMaker> = {
   ],
   settings: async (count) => [
     ...when(await count(`"key" IN (${Object.keys(RENAMED_SETTINGS).map((key) => `'${key}'`).join(', ')})`), `{n} (key takes|keys take) the spec's names (${Object.entries(RENAMED_SETTINGS).map(([from, to]) => `${from} -> ${to}`).join(', ')})`),
-    ...when(await count(`"key" NOT IN (${knownSettingKeys})`), `{n} other (key is|keys are) kept and never served (such as ${KEPT_SETTINGS.join(', ')})`),
+    ...when(await count(`"key" NOT IN (${knownSettingKeys})`), `{n} other (key is|keys are) kept and never served (such as ${STORED_ONLY_SETTINGS.join(', ')})`),
   ],
 };
 

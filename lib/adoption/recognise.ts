@@ -1,6 +1,6 @@
 import type { ColumnTypes, DatabaseShape } from './inspect.js';
 import {
-  KEPT_USER_COLUMNS,
+  CARRIED_USER_COLUMNS,
   OPTIONAL_COLUMNS,
   OPTIONAL_TABLES,
   ORIGINAL_MIGRATIONS,
@@ -59,7 +59,7 @@ function unknownColumnProblems(shape: DatabaseShape): string[] {
   for (const table of originalTableNames) {
     const columns = shape.relations.get(table);
     if (!columns) continue;
-    const kept = table === 'users' ? KEPT_USER_COLUMNS.map((column) => column.name) : [];
+    const kept = table === 'users' ? CARRIED_USER_COLUMNS.map((column) => column.name) : [];
     const known = new Set<string>([...ORIGINAL_TABLES[table], ...(OPTIONAL_COLUMNS[table] ?? []), ...kept]);
     const unknown = [...columns.keys()].filter((column) => !known.has(column));
     if (unknown.length > 0) problems.push(`table ${table} has columns the original service does not make: ${unknown.join(', ')}`);

@@ -1,6 +1,6 @@
 /** Field names come from category rules, so there are few: each is turned into a label once. */
 const labels = new Map<string, string>();
-const KEPT_LABELS = 2000;
+const REMEMBERED_LABELS = 2000;
 
 /**
  * How a category rule's field name reads to people, in the storefront's feature lines and the
@@ -16,7 +16,7 @@ export function fieldLabel(field: string): string {
       .split(/\s+/)
       .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
       .join(' ');
-    if (labels.size < KEPT_LABELS) labels.set(field, label);
+    if (labels.size < REMEMBERED_LABELS) labels.set(field, label);
   }
   return label;
 }

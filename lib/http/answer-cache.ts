@@ -4,7 +4,7 @@
  * CDN would answer it. A write made through this instance drops the answers carrying its tags as
  * it purges the CDN's; another instance's write reaches this one's answers when they expire.
  */
-export interface KeptAnswer {
+export interface CachedAnswer {
   body: string;
   entityTag: string;
   /** The answer's cache tags (edge-cache.ts). */
@@ -14,10 +14,10 @@ export interface KeptAnswer {
 /** A busy storefront asks a few hundred distinct questions; the bound keeps a crawler's from growing the instance. */
 const MOST_ANSWERS = 500;
 
-const kept = new Map<string, KeptAnswer & { expiresAt: number }>();
+const kept = new Map<string, CachedAnswer & { expiresAt: number }>();
 
 /** The answer kept for `key` (method, path and query) while it is fresh. */
-export function keptAnswer(key: string, now = Date.now()): KeptAnswer | undefined {
+export function cachedAnswer(key: string, now = Date.now()): CachedAnswer | undefined {
   const answer = kept.get(key);
   if (answer === undefined) return undefined;
   if (answer.expiresAt > now) return answer;
@@ -25,14 +25,14 @@ export function keptAnswer(key: string, now = Date.now()): KeptAnswer | undefine
   return undefined;
 }
 
-export function keepAnswer(key: string, answer: KeptAnswer, lifetimeMs: number): void {
+export function keepAnswer(key: string, answer: CachedAnswer, lifetimeMs: number): void {
   if (lifetimeMs <= 0) return;
   kept.delete(key);
   if (kept.size >= MOST_ANSWERS) kept.delete(kept.keys().next().value!);
   kept.set(key, { ...answer, expiresAt: Date.now() + lifetimeMs });
 }
 
-/** Drops every kept answer carrying one of the tags: a write here changed what it shows. */
+/** Drops every cached answer carrying one of the tags: a write here changed what it shows. */
 export function forgetTagged(tags: readonly string[]): void {
   if (kept.size === 0) return;
   const dropped = new Set(tags);

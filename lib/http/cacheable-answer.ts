@@ -1,5 +1,5 @@
 import { config } from '../config.js';
-import { keepAnswer, keptAnswer, type KeptAnswer } from './answer-cache.js';
+import { keepAnswer, cachedAnswer, type CachedAnswer } from './answer-cache.js';
 import { edgeCacheHeaders, type CacheTag } from './edge-cache.js';
 import { fieldNamesOf, type Schemas } from './endpoint-input.js';
 import { entityTagOf, ifNoneMatchNames } from './entity-tag.js';
@@ -16,7 +16,7 @@ export interface Cacheable {
 /**
  * Where a cacheable answer is kept in this instance: its path and the query parameters the
  * endpoint reads, in name order. Validation ignores any other parameter, so it changes nothing in
- * the answer, and a caller adding random ones is given the kept answer instead of reaching the
+ * the answer, and a caller adding random ones is given the cached answer instead of reaching the
  * database.
  */
 export function answerKeyOf(schemas: Schemas, url: URL): string {
@@ -27,8 +27,8 @@ export function answerKeyOf(schemas: Schemas, url: URL): string {
 }
 
 /** The answer this instance keeps under `key`, while it is fresh. */
-export function keptResponse(key: string, headers: Record<string, string>, ifNoneMatch: string | undefined): OutgoingResponse | undefined {
-  const kept = keptAnswer(key);
+export function cachedResponse(key: string, headers: Record<string, string>, ifNoneMatch: string | undefined): OutgoingResponse | undefined {
+  const kept = cachedAnswer(key);
   return kept && cacheableResponse(kept, headers, ifNoneMatch);
 }
 
@@ -40,7 +40,7 @@ export function keepResponse(body: string, headers: Record<string, string>, cach
 }
 
 /** A cacheable answer's 200, or its 304 when the client already holds it. */
-function cacheableResponse(answer: KeptAnswer, headers: Record<string, string>, ifNoneMatch: string | undefined): OutgoingResponse {
+function cacheableResponse(answer: CachedAnswer, headers: Record<string, string>, ifNoneMatch: string | undefined): OutgoingResponse {
   Object.assign(headers, edgeCacheHeaders(answer.tags, answer.entityTag));
   // A 304 carries the validator and caching headers a 200 would, and no body or content headers.
   if (ifNoneMatchNames(ifNoneMatch, answer.entityTag)) return { status: 304, headers, body: null };

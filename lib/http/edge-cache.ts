@@ -36,7 +36,7 @@ export function edgeCacheHeaders(tags: readonly string[], entityTag: string): Re
 }
 
 /**
- * Drops this instance's kept answers carrying one of the tags, and marks every CDN answer carrying
+ * Drops this instance's cached answers carrying one of the tags, and marks every CDN answer carrying
  * one as stale, through the platform's purge API
  * (`invalidateByTag`, a no-op where no platform context is installed). Called once a write has
  * committed, before it answers. A failed purge is logged and does not fail the write, which has

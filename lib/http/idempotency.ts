@@ -102,7 +102,7 @@ export interface RequestAsks {
 
 /**
  * An answer that carries a secret the request did not (a new account's token): what is kept of it
- * under an Idempotency-Key, without the secret, and how a replay of the kept answer is made whole
+ * under an Idempotency-Key, without the secret, and how a replay of the stored answer is made whole
  * again with a freshly issued one. A request that carries a secret of its own (a password) names
  * those body fields: they are left out of the fingerprint, and the replay checks them itself.
  */

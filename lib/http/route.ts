@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { flushTelemetry, inSpan, telemetryEnabled } from '../telemetry.js';
 import { callerOf, type AuthUser, type CallerChecks } from './access.js';
-import { answerKeyOf, keptResponse } from './cacheable-answer.js';
+import { answerKeyOf, cachedResponse } from './cacheable-answer.js';
 import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
 import { defer } from './deferred-work.js';
 import type { CacheTag } from './edge-cache.js';
@@ -70,9 +70,9 @@ async function answer(table: RouteTable, allowed: string, request: IncomingReque
     if (method === 'OPTIONS' && !table.OPTIONS) return { status: 204, headers: { ...headers, ...PREFLIGHT_HEADERS }, body: null };
     const endpoint = method === 'OPTIONS' ? table.OPTIONS : table[(method === 'HEAD' ? 'GET' : method) as HttpMethod];
     const answerKey = endpoint?.edgeCache ? answerKeyOf(endpoint.schemas, url) : undefined;
-    const kept = answerKey === undefined ? undefined : keptResponse(answerKey, headers, ifNoneMatch);
+    const kept = answerKey === undefined ? undefined : cachedResponse(answerKey, headers, ifNoneMatch);
     if (kept) {
-      nameReadPlan('kept-answer');
+      nameReadPlan('cached-answer');
       logRequest(request, requestId, url, kept.status, started, undefined);
       return kept;
     }

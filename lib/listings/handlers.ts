@@ -16,7 +16,7 @@ import { findPhotoRecords, photoRecordsByRef, recordPhotos, type PhotoRecord } f
 import { acceptDirectUploads, removeImages, storeImages } from '../media/storage.js';
 import { recordListingAudit } from './audit.js';
 import { validateAttributes } from './attributes.js';
-import { keptImages } from './kept-images.js';
+import { retainedImages } from './retained-images.js';
 import { notifyListingCreated, notifyListingUpdated } from './notifications.js';
 import { listingPresenter } from './presenter.js';
 import {
@@ -207,7 +207,7 @@ async function planUpdate(executor: Executor, listing: ShopListingRow, body: Lis
     const category = await getCategoryOrThrow(executor, body.categoryId ?? listing.categoryId);
     changes.attributes = validateAttributes(category.schemaRules, attributes ?? listing.attributes);
   }
-  const kept = existingImages === undefined ? listing.images : keptImages(listing.images, existingImages);
+  const kept = existingImages === undefined ? listing.images : retainedImages(listing.images, existingImages);
   assertImageCount(kept.length, newImageCount);
   const sold = status === 'SOLD';
   // A sale needs stock (409 otherwise); run under the row lock, so concurrent sales never sell what is not there.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { nodeFileTrace, resolve as resolveDependency } from '@vercel/nft';
 import { build } from 'esbuild';
 import { assertNoDefaultOnlyDynamicChunks, commonJsNamedExports } from './commonjs-named-exports.js';
-import { filesResolvedAtRunTime, KEPT_BY_CHOICE, NEVER_TRACED, packagesWithNativeCode, type ProjectModule } from './kept-packages.js';
+import { filesResolvedAtRunTime, EXTERNAL_BY_CHOICE, NEVER_TRACED, packagesWithNativeCode, type ProjectModule } from './external-packages.js';
 import { buildRoutes, type RoutedFunction } from './project-routes.js';
 import { STATIC_FILES } from './static-files.js';
 
@@ -189,7 +189,7 @@ export async function writeBuildOutput(
 
   const shared: BuildShared = {
     runtime: nodeRuntime(projectDir),
-    kept: [...Object.keys(KEPT_BY_CHOICE), ...packagesWithNativeCode(projectDir)],
+    kept: [...Object.keys(EXTERNAL_BY_CHOICE), ...packagesWithNativeCode(projectDir)],
     // The functions share most packages and modules: each is analysed once, for all of them.
     traceCache: {},
     resolutions: new Map(),

@@ -8,7 +8,7 @@ import { ok, type Reply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { readSettings, readStoredSettings, writeSettings, type Settings } from './queries.js';
-import { KEPT_SETTINGS, RENAMED_SETTINGS, type SettingsUpdateBody } from './schema.js';
+import { STORED_ONLY_SETTINGS, RENAMED_SETTINGS, type SettingsUpdateBody } from './schema.js';
 
 /**
  * The spec's twelve keys; with LEGACY_CLIENT_FIELDS on, also the original's names for them and its
@@ -17,7 +17,7 @@ import { KEPT_SETTINGS, RENAMED_SETTINGS, type SettingsUpdateBody } from './sche
 async function settingsView(executor: Executor, current: Settings): Promise<Record<string, string>> {
   if (!config().legacyClientFields) return current;
   const renamed = Object.fromEntries(Object.entries(RENAMED_SETTINGS).map(([legacy, key]) => [legacy, current[key]]));
-  return { ...current, ...renamed, ...(await readStoredSettings(executor, KEPT_SETTINGS)) };
+  return { ...current, ...renamed, ...(await readStoredSettings(executor, STORED_ONLY_SETTINGS)) };
 }
 
 export async function getSettings(): Promise<Reply> {

@@ -31,12 +31,12 @@ export const RENAMED_SETTINGS = { whatsappNumber: 'chatNumber', telegramHandle: 
 type RenamedSetting = keyof typeof RENAMED_SETTINGS;
 
 /** The original's settings with no spec key: stored as sent, never served: answers carry the spec's keys only. */
-export const KEPT_SETTINGS = ['tiktokUrl', 'youtubeUrl', 'adminTelegramUsername', 'miniAppUrl'] as const;
-const KEPT_LINKS: readonly string[] = ['tiktokUrl', 'youtubeUrl', 'miniAppUrl'];
+export const STORED_ONLY_SETTINGS = ['tiktokUrl', 'youtubeUrl', 'adminTelegramUsername', 'miniAppUrl'] as const;
+const STORED_ONLY_LINKS: readonly string[] = ['tiktokUrl', 'youtubeUrl', 'miniAppUrl'];
 
-const valueFor = (key: string) => v.optional(LINK_SETTINGS.includes(key as SettingKey) || KEPT_LINKS.includes(key) ? LinkSettingValue : SettingValue);
+const valueFor = (key: string) => v.optional(LINK_SETTINGS.includes(key as SettingKey) || STORED_ONLY_LINKS.includes(key) ? LinkSettingValue : SettingValue);
 
-type SettingChanges = Partial<Record<SettingKey | (typeof KEPT_SETTINGS)[number], string | null>>;
+type SettingChanges = Partial<Record<SettingKey | (typeof STORED_ONLY_SETTINGS)[number], string | null>>;
 
 /**
  * A partial object of the known keys: strings, or null to clear; the original's names are
@@ -45,7 +45,7 @@ type SettingChanges = Partial<Record<SettingKey | (typeof KEPT_SETTINGS)[number]
 export const SettingsUpdateBody = v.pipe(
   v.strictObject(
     Object.fromEntries(
-      [...SETTING_KEYS, ...(Object.keys(RENAMED_SETTINGS) as RenamedSetting[]), ...KEPT_SETTINGS].map((key) => [
+      [...SETTING_KEYS, ...(Object.keys(RENAMED_SETTINGS) as RenamedSetting[]), ...STORED_ONLY_SETTINGS].map((key) => [
         key,
         valueFor(key in RENAMED_SETTINGS ? RENAMED_SETTINGS[key as RenamedSetting] : key),
       ]),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { SETTING_KEYS } from './queries.js';
-import { KEPT_SETTINGS, RENAMED_SETTINGS } from './schema.js';
+import { STORED_ONLY_SETTINGS, RENAMED_SETTINGS } from './schema.js';
 
 const EXAMPLES: Record<string, string> = { siteName: 'Bros Technology', chatNumber: '+251911234567', messengerHandle: 'brostech' };
 
@@ -11,7 +11,7 @@ const legacyOnly = (key: string) =>
 export const SettingsView = v.pipe(
   v.object({
     ...Object.fromEntries(SETTING_KEYS.map((key) => [key, EXAMPLES[key] ? v.pipe(v.string(), v.examples([EXAMPLES[key]])) : v.string()])),
-    ...Object.fromEntries([...Object.keys(RENAMED_SETTINGS), ...KEPT_SETTINGS].map(legacyOnly)),
+    ...Object.fromEntries([...Object.keys(RENAMED_SETTINGS), ...STORED_ONLY_SETTINGS].map(legacyOnly)),
   }),
   v.title('Settings'),
 );

@@ -6,7 +6,7 @@ import { ApiError, type ErrorDetail } from '../../http/api-error.js';
 import { Uuid } from '../../http/common-schemas.js';
 import { issuesToDetails } from '../../http/validation.js';
 import { validateAttributes } from '../attributes.js';
-import { keptImages } from '../kept-images.js';
+import { retainedImages } from '../retained-images.js';
 import { inShop, type ListingRow, type ShopListingRow } from '../queries.js';
 import { ListingCreateBody } from '../schema.js';
 import { attributeColumn, type ImportColumn } from './columns.js';
@@ -128,7 +128,7 @@ function updatedImages(before: ShopListingRow, cell: string | undefined, errors:
   if (isBlank(cell)) return before.images;
   const names = cell.split('|').map((name) => name.trim()).filter((name) => name !== '');
   try {
-    return keptImages(before.images, names);
+    return retainedImages(before.images, names);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     errors.push(...(error.details ?? []).map((detail) => ({ ...detail, field: 'images' })));

@@ -11,7 +11,7 @@ function storedImageNamed(stored: readonly string[], name: string): string | und
  * against the listing's own images only, so another listing's image or a URL of any other origin
  * names nothing and is refused.
  */
-export function keptImages(stored: readonly string[], names: readonly string[]): string[] {
+export function retainedImages(stored: readonly string[], names: readonly string[]): string[] {
   const kept: string[] = [];
   for (const name of names) {
     const ref = storedImageNamed(stored, name);

@@ -11,7 +11,7 @@ import ts from 'typescript';
  * out by choice, each with the reason. Everything else (drizzle-orm, valibot, jose, busboy, …) is
  * compiled into the function.
  */
-export const KEPT_BY_CHOICE: Readonly<Record<string, string>> = {
+export const EXTERNAL_BY_CHOICE: Readonly<Record<string, string>> = {
   pg: "the database driver, loaded as the bench's cold-import yardstick (a bare `import('pg')`) is",
   '@neondatabase/serverless': "Neon's driver, loaded only where the database is Neon",
   ws: "the WebSocket Neon's driver connects with",
