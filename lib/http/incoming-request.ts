@@ -1,13 +1,11 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { log } from '../log.js';
 
 /**
- * A request as the route wrapper reads it, whichever way the function was invoked: by a Node
- * server (`(req, res)`) or by the platform's Web signature (`fetch(request)`); and the answer
- * written back the same way.
+ * A request as the route wrapper reads it from the `Request` its function's `fetch` is given, by
+ * the platform or by the local server alike; and the answer before it becomes a `Response`.
  */
 export interface IncomingRequest {
   method: string;
@@ -22,17 +20,13 @@ export interface IncomingRequest {
 }
 
 /**
- * What the wrapper answers, before it is written to a Node response or a Web `Response`. A stream
+ * What the wrapper answers, before it becomes a Web `Response`. A stream
  * is written as it is read, at the pace the client takes it (a long export in constant memory).
  */
 export interface OutgoingResponse {
   status: number;
   headers: Record<string, string>;
   body: string | Buffer | Readable | null;
-}
-
-export function fromNodeRequest(req: IncomingMessage): IncomingRequest {
-  return { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: req, remoteAddress: req.socket.remoteAddress };
 }
 
 function headersOf(request: Request): IncomingHttpHeaders {
@@ -43,14 +37,20 @@ function headersOf(request: Request): IncomingHttpHeaders {
   return headers;
 }
 
-export function fromWebRequest(request: Request): IncomingRequest {
+/** What the server that received a request knows of its connection, beyond the request itself. */
+export interface Connection {
+  /** The connection's peer. */
+  remoteAddress?: string;
+}
+
+export function fromWebRequest(request: Request, connection: Connection = {}): IncomingRequest {
   const url = new URL(request.url);
   return {
     method: request.method,
     url: `${url.pathname}${url.search}`,
     headers: headersOf(request),
     body: request.body ? Readable.fromWeb(request.body as NodeWebStream<Uint8Array>) : Readable.from([]),
-    remoteAddress: undefined,
+    remoteAddress: connection.remoteAddress,
   };
 }
 
@@ -77,29 +77,17 @@ function streamFailed(error: unknown): void {
   log.error('streamed answer failed', { error });
 }
 
-export async function writeNodeResponse(res: ServerResponse, response: OutgoingResponse): Promise<void> {
-  for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
-  res.statusCode = response.status;
-  const { body } = response;
-  if (!(body instanceof Readable)) {
-    res.end(body ?? undefined);
-    return;
-  }
-  if (bodiless(res.req.method ?? 'GET', response.status)) {
-    body.destroy();
-    res.end();
-    return;
-  }
-  await pipeline(body, res).catch(streamFailed);
-}
-
 export function webResponse(method: string, response: OutgoingResponse): Response {
   const { body } = response;
   if (bodiless(method, response.status)) {
     if (body instanceof Readable) body.destroy();
     return new Response(null, { status: response.status, headers: response.headers });
   }
-  if (!(body instanceof Readable)) return new Response(body, { status: response.status, headers: response.headers });
+  if (!(body instanceof Readable)) {
+    // A whole body says its length, so it goes out in one piece rather than chunked.
+    const length = body === null ? 0 : Buffer.byteLength(body);
+    return new Response(body, { status: response.status, headers: { ...response.headers, 'Content-Length': String(length) } });
+  }
   body.on('error', streamFailed);
   return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status: response.status, headers: response.headers });
 }

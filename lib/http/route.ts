@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { flushTelemetry, inSpan, telemetryEnabled } from '../telemetry.js';
 import { callerOf, type AuthUser, type CallerChecks } from './access.js';
 import { answerKeyOf, cachedResponse } from './cacheable-answer.js';
@@ -9,7 +8,7 @@ import type { CacheTag } from './edge-cache.js';
 import { HTTP_METHODS, type Endpoint, type HttpMethod, type RequestContext, type RouteTable } from './endpoint.js';
 import { readInput } from './endpoint-input.js';
 import { errorReply, methodNotAllowed } from './error-envelope.js';
-import { discardBody, fromNodeRequest, fromWebRequest, webResponse, writeNodeResponse, type IncomingRequest, type OutgoingResponse } from './incoming-request.js';
+import { discardBody, fromWebRequest, webResponse, type Connection, type IncomingRequest, type OutgoingResponse } from './incoming-request.js';
 import { encode } from './outgoing-response.js';
 import { clientAddress, clientNetwork } from './client-address.js';
 import type { Reply } from './reply.js';
@@ -17,15 +16,16 @@ import { logRequest } from './request-log.js';
 import { nameReadPlan, serverTimingHeader, timeRequest } from './request-timing.js';
 
 /**
- * A function module's default export. Called as `(req, res)` by a Node server (the local server);
- * its `fetch` is the Web signature the platform invokes, which gets none of the platform's Node
- * request helpers, so a body is never read before the wrapper reads it, whatever the project's
- * settings.
+ * A function module's default export, in the Web signature: the platform invokes its `fetch`,
+ * which gets none of the platform's Node request helpers, so a body is never read before the
+ * wrapper reads it, whatever the project's settings. The local server invokes the same `fetch`
+ * (lib/platform/web-adapter.ts), adding the connection's peer, which a self-hosted service counts
+ * limits by.
  */
-export type RouteHandler = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & {
+export interface RouteHandler {
   readonly endpoints: RouteTable;
-  fetch: (request: Request) => Promise<Response>;
-};
+  fetch: (request: Request, connection?: Connection) => Promise<Response>;
+}
 
 interface Outcome {
   reply: Reply;
@@ -123,10 +123,8 @@ async function respond(table: RouteTable, allowed: string, request: IncomingRequ
 export function routeWith(checks: CallerChecks): (table: RouteTable) => RouteHandler {
   return (table) => {
     const allowed = [...HTTP_METHODS.filter((method) => table[method]), 'OPTIONS'].join(', ');
-    const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-      await writeNodeResponse(res, await respond(table, allowed, fromNodeRequest(req), checks));
-    };
-    const fetch = async (request: Request): Promise<Response> => webResponse(request.method, await respond(table, allowed, fromWebRequest(request), checks));
-    return Object.assign(handler, { endpoints: table, fetch });
+    const fetch = async (request: Request, connection?: Connection): Promise<Response> =>
+      webResponse(request.method, await respond(table, allowed, fromWebRequest(request, connection), checks));
+    return { endpoints: table, fetch };
   };
 }

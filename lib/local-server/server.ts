@@ -14,6 +14,7 @@ import { STATIC_FILES } from '../platform/static-files.js';
 import { sendPlatformRedirect, sendPlatformStatus } from '../platform/status-page.js';
 import { discoverRoutes } from './route-table.js';
 import { serveUpload } from '../platform/static-uploads.js';
+import { webRequestOf, writeWebResponse } from '../platform/web-adapter.js';
 
 export interface LocalServerOptions {
   /** The project folder holding `api/` and `vercel.json`. */
@@ -69,9 +70,9 @@ export function createLocalServer({ projectRoot }: LocalServerOptions): http.Ser
         return;
       }
       const search = target.search.toString();
-      req.url = `/${target.name}${search ? `?${search}` : ''}`;
       const handler = await load(functions.get(target.name)!);
-      await handler(req, res);
+      const response = await handler.fetch(webRequestOf(req, `/${target.name}${search ? `?${search}` : ''}`), { remoteAddress: req.socket.remoteAddress });
+      await writeWebResponse(res, response);
     };
     handle().catch((error: unknown) => {
       log.error('local server failure', { error });

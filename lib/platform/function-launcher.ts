@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { pathToFileURL } from 'node:url';
+import { webRequestOf, writeWebResponse } from './web-adapter.js';
 
 /** A function's `.vc-config.json`, the part a Node launcher reads. */
 export interface FunctionConfig {
@@ -19,34 +18,6 @@ const WEB_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH']
 export interface LaunchedFunction {
   config: FunctionConfig;
   invoke: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-}
-
-function toWebRequest(req: IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
-    method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
-    duplex: 'half',
-  } as RequestInit);
-}
-
-async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.setHeader(name, value));
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  await new Promise<void>((resolve, reject) => {
-    Readable.fromWeb(response.body as NodeWebStream<Uint8Array>).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
-  });
 }
 
 /**
@@ -66,7 +37,7 @@ export async function launchFunction(funcDir: string): Promise<LaunchedFunction>
     config,
     invoke: async (req, res) => {
       const handler = handlerFor(req.method ?? 'GET');
-      const response = handler ? await handler(toWebRequest(req)) : new Response(null, { status: 405 });
+      const response = handler ? await handler(webRequestOf(req, req.url ?? '/')) : new Response(null, { status: 405 });
       await writeWebResponse(res, response);
     },
   };
