@@ -93,6 +93,19 @@ describe('coverage of the api/ functions', () => {
     expect(apiOperations.map(({ method, path: docPath }) => `${method} ${docPath}`).sort()).toEqual([...documented].sort());
   });
 
+  it('documents 429 RATE_LIMITED on every operation whose endpoint declares a rate limit', async () => {
+    const limited: string[] = [];
+    for (const route of documentedRoutes) {
+      const handler = ((await import(pathToFileURL(route.modulePath).href)) as { default: RouteHandler }).default;
+      for (const method of HTTP_METHODS) {
+        if (!handler.endpoints[method]?.rateLimit) continue;
+        limited.push(`${method} ${route.pattern}`);
+        expect(codesOf(doc.paths[openApiPath(route.pattern)][method.toLowerCase()], 429), `${method} ${route.pattern}`).toContain('RATE_LIMITED');
+      }
+    }
+    expect(limited).toEqual(expect.arrayContaining(['POST /api/auth/register', 'GET /api/listings/export', 'POST /api/listings/import']));
+  });
+
   it("documents the original service's paths as deprecated aliases naming the path to use", () => {
     const aliases = operations().filter(({ op }) => op.deprecated);
     expect(aliases.map(({ method, path: docPath }) => `${method} ${docPath}`).sort()).toEqual([

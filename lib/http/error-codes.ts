@@ -33,7 +33,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 export const ALL_ERROR_CODES = Object.keys(ERROR_CODES) as ErrorCode[];
 
-/** The code of an error thrown with a status alone: the general case of that status. */
+/** The code of an error thrown with a status alone: the general case of that status. A 422 has none: each names its code. */
 const GENERAL_CODES: Record<number, ErrorCode> = {
   400: 'VALIDATION_FAILED',
   401: 'UNAUTHENTICATED',
@@ -43,7 +43,6 @@ const GENERAL_CODES: Record<number, ErrorCode> = {
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
-  422: 'ATTRIBUTES_INVALID',
   429: 'RATE_LIMITED',
   502: 'UPSTREAM_FAILED',
   503: 'DEPENDENCY_UNAVAILABLE',

@@ -80,6 +80,6 @@ export function validateAttributes(rules: readonly SchemaRule[], attributes: Rec
   for (const [field, value] of Object.entries(attributes)) {
     if (!fields.has(field)) details.push({ field, message: 'is not an attribute of this category', received: received(value) });
   }
-  if (details.length > 0) throw new ApiError(422, 'Listing attributes validation failed', details);
+  if (details.length > 0) throw ApiError.of('ATTRIBUTES_INVALID', 'Listing attributes validation failed', details);
   return valid;
 }

@@ -177,7 +177,7 @@ function successResponse(key: string, notes: OperationNotes): OpenApiObject {
 }
 
 /** What the document reads of an endpoint: how it is called, never its handler. */
-type DescribedEndpoint = Pick<Endpoint, 'access' | 'schemas' | 'idempotent' | 'edgeCache'>;
+type DescribedEndpoint = Pick<Endpoint, 'access' | 'schemas' | 'idempotent' | 'edgeCache' | 'rateLimit'>;
 
 /** The headers of an answer the CDN may keep, on its 200 and its 304 alike. */
 const EDGE_CACHE_HEADERS: OpenApiObject = {
@@ -210,6 +210,7 @@ function errorCodesOf(endpoint: DescribedEndpoint, notes: OperationNotes): Error
     codes.add('UNSUPPORTED_MEDIA_TYPE');
   }
   if (schemas.form) codes.add('UNSUPPORTED_IMAGE');
+  if (endpoint.rateLimit) codes.add('RATE_LIMITED');
   if (endpoint.idempotent) {
     codes.add('VALIDATION_FAILED');
     codes.add('IDEMPOTENCY_KEY_IN_PROGRESS');

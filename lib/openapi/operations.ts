@@ -35,7 +35,7 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'POST /api/auth/register': {
     summary: 'Register an agent with an invitation code',
     successStatus: 201,
-    errors: ['INVALID_AGENT_CODE', 'ALREADY_EXISTS', 'CONFLICT', 'RATE_LIMITED', 'PASSWORD_CHECKS_BUSY'],
+    errors: ['INVALID_AGENT_CODE', 'ALREADY_EXISTS', 'CONFLICT', 'PASSWORD_CHECKS_BUSY'],
     description:
       'An unusable code is 400 `Invalid or expired agent code`; an e-mail already registered is 409. Sign-ups and code checks (`verify-agent-code`) share one budget of 20 per 15 minutes per address (429 beyond, counted before the Idempotency-Key is taken); a wrong code also counts towards the shop-wide ceiling of 300 wrong codes per 15 minutes, past which wrong codes are 429 while a valid code is still accepted. Under an Idempotency-Key the answer is kept without its token: a replay with the same password answers a freshly issued one (422 with another password, 409 once the account has changed its password since). 503 `PASSWORD_CHECKS_BUSY` with `Retry-After` when every place for password checks is taken.',
   },
@@ -66,7 +66,6 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   },
   'POST /api/auth/verify-agent-code': {
     summary: 'Check an invitation code before signing up',
-    errors: ['RATE_LIMITED'],
     description:
       'An unknown or unusable code answers 200 with `valid: false`. Shares one budget of 20 per 15 minutes per address with `register`; past 300 wrong codes shop-wide in 15 minutes a wrong code is 429, while a valid one is still answered.',
   },
@@ -130,7 +129,6 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'GET /api/listings/export': {
     summary: 'Export the list as a CSV file (an agent: their own listings)',
     reply: 'csv',
-    errors: ['RATE_LIMITED'],
     description:
       'The whole list, newest first, with the filters of `GET /api/listings` (same names; no pages): the listings out of the trash, or with `trashed=true` those in it. One row per listing: `id`, `title`, `description`, `price`, `stockQuantity`, `status`, `category` (its display name), one `attr:<field>` column per field of the rules of the categories in the file (each category\'s fields in its order, categories by display name), `images` (absolute URLs joined by ` | `) and `createdAt`. ' +
       'RFC 4180 (CRLF between rows, quotes where a cell holds a comma, quote or line break), UTF-8 with a byte order mark. A cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written behind a single quote, so a spreadsheet shows it as text; the import takes that quote off again. ' +
@@ -138,7 +136,6 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   },
   'POST /api/listings/import': {
     summary: 'Import listings from a CSV file, or check it first (`dryRun=true`)',
-    errors: ['RATE_LIMITED'],
     description:
       `The file an export writes, as the body (\`Content-Type: text/csv\`) or as the multipart field \`file\`: at most 4 MiB and ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows (413 beyond, writing nothing). A row without \`id\` creates a listing; a row with the \`id\` of a listing the caller manages updates it (another agent's listing fails the row: \`Not authorized\`; a listing in the trash fails it too, and stays there until \`POST /api/listings/:id/restore\` brings it back). An agent's rows are their own; an administrator's \`agentEmail\` column names the owner (required to create). ` +
       'A file that changes only some fields may carry `id` and those columns; to create, `title`, `price` and `category` (display name, or code) are needed. An empty cell leaves a field as it is (a new listing gets the default), except `description` and `attr:` columns, where it means empty. `images` may only name, in order, the listing\'s own images (those left out are removed); `createdAt` is not read. ' +
