@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
 import { buildRoutes, projectRoutes } from '../lib/platform/project-routes.js';
-import { fileLookup, resolvePlatformRoute } from '../lib/platform/routes.js';
+import { fileLookup, resolvePlatformRoute, type PlatformRoute } from '../lib/platform/routes.js';
 import { resolveUpload } from '../lib/platform/static-uploads.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { makeTempDir } from './support/databases.js';
@@ -60,6 +60,59 @@ describe('route table', () => {
     expect(resolve('/listings')).toEqual({ kind: 'status', status: 404 });
   });
 
+  describe("follows each rule of the platform's router", () => {
+    const lookup = fileLookup(new Set(routes.map((route) => `api/${route.file}`)));
+    const resolve = (table: PlatformRoute[], pathname: string, method = 'GET') => resolvePlatformRoute(table, lookup, pathname, new URLSearchParams(), method);
+    const project = projectRoutes([{ source: '/health', destination: '/api/health' }], routes);
+
+    it('matches a source ignoring case, unless the route is case-sensitive; a file name keeps its case', () => {
+      expect(resolve(project, '/HEALTH')).toMatchObject({ kind: 'file', name: 'api/health/index' });
+      const read = resolve(project, '/API/Notifications/abc/READ');
+      expect(read).toMatchObject({ kind: 'file', name: 'api/notifications/[id]/read' });
+      expect((read as { search: URLSearchParams }).search.get('id')).toBe('abc');
+      const strict: PlatformRoute[] = [{ src: '^/health$', dest: '/api/health', caseSensitive: true }];
+      expect(resolve(strict, '/HEALTH')).toEqual({ kind: 'status', status: 404 });
+      expect(resolve(strict, '/health')).toMatchObject({ kind: 'file', name: 'api/health/index' });
+      expect(resolve([], '/API/HEALTH')).toEqual({ kind: 'status', status: 404 });
+    });
+
+    it('applies a route with methods to those methods only', () => {
+      const table: PlatformRoute[] = [{ src: '^/ping$', dest: '/api/health', methods: ['POST'] }, { src: '^/ping$', status: 405 }];
+      expect(resolve(table, '/ping', 'POST')).toMatchObject({ kind: 'file', name: 'api/health/index' });
+      expect(resolve(table, '/ping', 'GET')).toEqual({ kind: 'status', status: 405 });
+    });
+
+    it('goes on past a route that continues, keeping its headers and destination; a later header of the same name wins', () => {
+      const table: PlatformRoute[] = [
+        { src: '^/(.*)$', headers: { 'X-Shop': 'main', 'X-Seen': '$1' }, continue: true },
+        { src: '^/old/(.*)$', dest: '/$1', continue: true },
+        { src: '^/health$', dest: '/api/health', headers: { 'x-shop': 'health' } },
+      ];
+      expect(resolve(table, '/old/health')).toEqual({
+        kind: 'file',
+        name: 'api/health/index',
+        search: new URLSearchParams(),
+        headers: { 'x-shop': 'health', 'x-seen': 'old/health' },
+      });
+    });
+
+    it('answers a status route with its status, and a route with a Location with its redirect', () => {
+      expect(resolve([{ src: '^/gone$', status: 410 }], '/gone')).toEqual({ kind: 'status', status: 410 });
+      expect(resolve([{ src: '^/(.*)/$', headers: { Location: '/$1' }, status: 308 }], '/api/listings/')).toEqual({ kind: 'redirect', status: 308, location: '/api/listings' });
+    });
+
+    it('gives a checked destination that is no file to the miss routes, and an unchecked one the 404', () => {
+      const table = (check: boolean): PlatformRoute[] => [
+        { handle: 'filesystem' },
+        { src: '^/h$', dest: '/api/nothing-here', check },
+        { handle: 'miss' },
+        { src: '^/api/nothing-here$', dest: '/api/health', check: true },
+      ];
+      expect(resolve(table(true), '/h')).toMatchObject({ kind: 'file', name: 'api/health/index' });
+      expect(resolve(table(false), '/h')).toEqual({ kind: 'status', status: 404 });
+    });
+  });
+
   it('serves each function with path parameters at its pattern, then gives every other path the not-found function', () => {
     expect(buildRoutes(routes)).toEqual([
       { handle: 'filesystem' },
@@ -90,6 +143,12 @@ describe('vercel.json', () => {
       expect(rewrite.destination, rewrite.source).not.toContain('[');
       expect(rewrite.destination, rewrite.source).not.toBe('/api/not-found');
     }
+  });
+
+  it('merges into routes that use only the router rules the servers follow: no has or missing, no hit, rewrite or resource phase', () => {
+    const merged = projectRoutes(config.rewrites, discoverRoutes(path.resolve('api')));
+    expect(merged.filter((route) => 'handle' in route).map((route) => ('handle' in route ? route.handle : undefined))).toEqual(['filesystem', 'miss']);
+    expect(merged.filter((route) => 'has' in route || 'missing' in route)).toEqual([]);
   });
 });
 

@@ -60,11 +60,12 @@ export function createLocalServer({ projectRoot }: LocalServerOptions): http.Ser
       if (url.pathname.startsWith('/uploads/') && (method === 'GET' || method === 'HEAD')) {
         if (await serveUpload(config().uploadDir, url.pathname, res, method === 'HEAD')) return;
       }
-      const target = resolvePlatformRoute(routes, lookup, url.pathname, url.searchParams);
+      const target = resolvePlatformRoute(routes, lookup, url.pathname, url.searchParams, method);
       if (target.kind === 'status') return sendPlatformStatus(req, res, target.status);
       if (target.kind === 'redirect') return sendPlatformRedirect(req, res, target.status, target.location);
       const staticFile = STATIC_FILES[target.name];
       if (staticFile !== undefined) {
+        for (const [name, value] of Object.entries(target.headers)) res.setHeader(name, value);
         res.setHeader('Content-Type', 'text/plain; charset=utf-8');
         res.end(method === 'HEAD' ? undefined : staticFile);
         return;
@@ -72,7 +73,7 @@ export function createLocalServer({ projectRoot }: LocalServerOptions): http.Ser
       const search = target.search.toString();
       const handler = await load(functions.get(target.name)!);
       const response = await handler.fetch(webRequestOf(req, `/${target.name}${search ? `?${search}` : ''}`), { remoteAddress: req.socket.remoteAddress });
-      await writeWebResponse(res, response);
+      await writeWebResponse(res, response, target.headers);
     };
     handle().catch((error: unknown) => {
       log.error('local server failure', { error });

@@ -77,11 +77,12 @@ export function createBuildOutputServer(outputDir: string): http.Server & { sett
       if (storageProvider === 'local' && url.pathname.startsWith('/uploads/') && (method === 'GET' || method === 'HEAD')) {
         if (await serveUpload(uploadDir, url.pathname, res, method === 'HEAD')) return;
       }
-      const target = resolvePlatformRoute(output.routes, lookup, url.pathname, url.searchParams);
+      const target = resolvePlatformRoute(output.routes, lookup, url.pathname, url.searchParams, method);
       if (target.kind === 'status') return sendPlatformStatus(req, res, target.status);
       if (target.kind === 'redirect') return sendPlatformRedirect(req, res, target.status, target.location);
       if (!functions.has(target.name)) {
         const file = path.join(outputDir, 'static', target.name);
+        for (const [name, value] of Object.entries(target.headers)) res.setHeader(name, value);
         res.setHeader('Content-Type', STATIC_TYPES[path.extname(file)] ?? 'application/octet-stream');
         res.end(req.method === 'HEAD' ? undefined : fs.readFileSync(file));
         return;
@@ -93,7 +94,7 @@ export function createBuildOutputServer(outputDir: string): http.Server & { sett
       const search = target.search.toString();
       req.url = `/${target.name}${search ? `?${search}` : ''}`;
       const fn = await launch(target.name);
-      await fn.invoke(req, res);
+      await fn.invoke(req, res, target.headers);
     };
     handle().catch((error: unknown) => {
       log.error('function invocation failed', { path: url.pathname, error });

@@ -17,7 +17,8 @@ const WEB_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH']
 
 export interface LaunchedFunction {
   config: FunctionConfig;
-  invoke: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Calls the function with `req` (its URL the one routing chose) and writes its answer over the routes' headers. */
+  invoke: (req: IncomingMessage, res: ServerResponse, routeHeaders?: Record<string, string>) => Promise<void>;
 }
 
 /**
@@ -35,10 +36,10 @@ export async function launchFunction(funcDir: string): Promise<LaunchedFunction>
   if (!WEB_METHODS.some((method) => handlerFor(method))) throw new Error(`${config.handler} exports no Web handler (fetch, or one per method)`);
   return {
     config,
-    invoke: async (req, res) => {
+    invoke: async (req, res, routeHeaders) => {
       const handler = handlerFor(req.method ?? 'GET');
       const response = handler ? await handler(webRequestOf(req, req.url ?? '/')) : new Response(null, { status: 405 });
-      await writeWebResponse(res, response);
+      await writeWebResponse(res, response, routeHeaders);
     },
   };
 }

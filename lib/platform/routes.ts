@@ -5,13 +5,28 @@
  */
 export type PlatformRoute =
   | { handle: 'filesystem' | 'miss' | 'error' | 'rewrite' | 'hit' | 'resource' }
-  | { src: string; dest?: string; status?: number; check?: boolean; continue?: boolean; headers?: Record<string, string> };
+  | {
+      src: string;
+      dest?: string;
+      status?: number;
+      check?: boolean;
+      /** Applies the route (its headers, destination and status) and goes on to the next one. */
+      continue?: boolean;
+      headers?: Record<string, string>;
+      /** The request methods the route applies to; every method when absent. */
+      methods?: string[];
+      /** `src` is matched ignoring case unless this is true, as the platform matches it. */
+      caseSensitive?: boolean;
+    };
 
 type SourceRoute = Exclude<PlatformRoute, { handle: string }>;
 
 export type RouteTarget =
-  /** A function or static file, by its path in the output (no leading slash), with the query it gets. */
-  | { kind: 'file'; name: string; search: URLSearchParams }
+  /**
+   * A function or static file, by its path in the output (no leading slash), with the query it
+   * gets and the headers the routes on the way added to its answer.
+   */
+  | { kind: 'file'; name: string; search: URLSearchParams; headers: Record<string, string> }
   /** Nothing serves the path: the platform's own error page with this status. */
   | { kind: 'status'; status: number }
   /** A redirect route (the trailing-slash rule). */
@@ -52,12 +67,39 @@ function rewrite(dest: string, match: RegExpExecArray, search: URLSearchParams):
   return { pathname: decodeURIComponent(target.pathname), search: merged };
 }
 
-function firstMatch(routes: readonly SourceRoute[], pathname: string): { route: SourceRoute; match: RegExpExecArray } | undefined {
+/** Where a request stands as the routes of a phase are applied to it. */
+interface Routed {
+  pathname: string;
+  search: URLSearchParams;
+  headers: Record<string, string>;
+}
+
+function matchOf(route: SourceRoute, pathname: string, method: string): RegExpExecArray | null {
+  if (route.methods && !route.methods.some((allowed) => allowed.toUpperCase() === method)) return null;
+  return new RegExp(route.src, route.caseSensitive ? '' : 'i').exec(pathname);
+}
+
+/** Adds a matched route's headers to what the answer will carry; a later route's header replaces an earlier one's. */
+function withHeaders(current: Routed, route: SourceRoute, match: RegExpExecArray): Routed {
+  if (!route.headers) return current;
+  const added = Object.fromEntries(Object.entries(route.headers).map(([name, value]) => [name.toLowerCase(), substitute(value, match)]));
+  return { ...current, headers: { ...current.headers, ...added } };
+}
+
+/**
+ * The first route of a phase that matches and does not `continue`, after applying those that match
+ * and do: each of them adds its headers and rewrites the path for the routes after it.
+ */
+function firstMatch(routes: readonly SourceRoute[], start: Routed, method: string): { route?: SourceRoute; match?: RegExpExecArray; routed: Routed } {
+  let routed = start;
   for (const route of routes) {
-    const match = new RegExp(route.src).exec(pathname);
-    if (match) return { route, match };
+    const match = matchOf(route, routed.pathname, method);
+    if (!match) continue;
+    routed = withHeaders(routed, route, match);
+    if (!route.continue) return { route, match, routed };
+    if (route.dest) routed = { ...routed, ...rewrite(route.dest, match, routed.search) };
   }
-  return undefined;
+  return { routed };
 }
 
 /**
@@ -65,36 +107,45 @@ function firstMatch(routes: readonly SourceRoute[], pathname: string): { route: 
  * the filesystem phase in order (a `check` route must land on a file, else the `miss` routes get a
  * turn), and a path nothing serves ends with a status.
  */
-export function resolvePlatformRoute(routes: readonly PlatformRoute[], lookup: FileLookup, pathname: string, search: URLSearchParams): RouteTarget {
+export function resolvePlatformRoute(
+  routes: readonly PlatformRoute[],
+  lookup: FileLookup,
+  pathname: string,
+  search: URLSearchParams,
+  method = 'GET',
+): RouteTarget {
   const phases = splitPhases(routes);
-  let current = { pathname, search };
-  const served = (candidate: string) => lookup(candidate);
+  const asked = method.toUpperCase();
+  const file = (routed: Routed): RouteTarget | undefined => {
+    const name = lookup(routed.pathname);
+    return name === undefined ? undefined : { kind: 'file', name, search: routed.search, headers: routed.headers };
+  };
 
-  const main = firstMatch(phases.main, current.pathname);
-  const location = main?.route.headers?.Location;
-  if (main && location) {
+  const main = firstMatch(phases.main, { pathname, search, headers: {} }, asked);
+  let current = main.routed;
+  const location = main.route?.headers?.Location;
+  if (main.route && main.match && location) {
     const query = search.toString();
     return { kind: 'redirect', status: main.route.status ?? 308, location: `${substitute(location, main.match)}${query ? `?${query}` : ''}` };
   }
-  if (main?.route.status && !main.route.dest) return { kind: 'status', status: main.route.status };
-  if (main?.route.dest) current = rewrite(main.route.dest, main.match, current.search);
+  if (main.route?.status && !main.route.dest) return { kind: 'status', status: main.route.status };
+  if (main.route?.dest && main.match) current = { ...current, ...rewrite(main.route.dest, main.match, current.search) };
 
-  const direct = served(current.pathname);
-  if (direct) return { kind: 'file', name: direct, search: current.search };
+  const direct = file(current);
+  if (direct) return direct;
 
-  const hit = firstMatch(phases.filesystem, current.pathname);
-  if (!hit) return { kind: 'status', status: 404 };
+  const hit = firstMatch(phases.filesystem, current, asked);
+  if (!hit.route || !hit.match) return { kind: 'status', status: 404 };
   if (!hit.route.dest) return { kind: 'status', status: hit.route.status ?? 404 };
-  current = rewrite(hit.route.dest, hit.match, current.search);
-  const target = served(current.pathname);
-  if (target) return { kind: 'file', name: target, search: current.search };
+  current = { ...hit.routed, ...rewrite(hit.route.dest, hit.match, hit.routed.search) };
+  const target = file(current);
+  if (target) return target;
   if (!hit.route.check) return { kind: 'status', status: 404 };
 
-  const miss = firstMatch(phases.miss, current.pathname);
-  if (miss?.route.dest) {
-    const retried = rewrite(miss.route.dest, miss.match, current.search);
-    const found = served(retried.pathname);
-    if (found) return { kind: 'file', name: found, search: retried.search };
+  const miss = firstMatch(phases.miss, current, asked);
+  if (miss.route?.dest && miss.match) {
+    const found = file({ ...miss.routed, ...rewrite(miss.route.dest, miss.match, miss.routed.search) });
+    if (found) return found;
   }
   return { kind: 'status', status: 404 };
 }

@@ -27,12 +27,14 @@ export function webRequestOf(req: IncomingMessage, url: string): Request {
 }
 
 /**
- * Writes a function's answer: the body at the pace the client reads it, and, when the client goes
- * away first, the function's stream cancelled (an export stops reading the database).
+ * Writes a function's answer, over the headers its routes added (`routeHeaders`; the function's
+ * own header of the same name wins): the body at the pace the client reads it, and, when the client
+ * goes away first, the function's stream cancelled (an export stops reading the database).
  */
-export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+export async function writeWebResponse(res: ServerResponse, response: Response, routeHeaders: Record<string, string> = {}): Promise<void> {
   res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.appendHeader(name, value));
+  for (const [name, value] of Object.entries(routeHeaders)) res.setHeader(name, value);
+  response.headers.forEach((value, name) => res.setHeader(name, name === 'set-cookie' ? response.headers.getSetCookie() : value));
   if (!response.body) {
     res.end();
     return;
