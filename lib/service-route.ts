@@ -1,9 +1,5 @@
 import { callerChecks } from './auth/caller-checks.js';
-import { registerDomainListeners } from './domain-listeners.js';
 import { routeWith } from './http/route.js';
-
-// Every function imports its route wrapper from here, so every function starts with the domain's listeners.
-registerDomainListeners();
 
 /**
  * The route wrapper every `api/` function uses: lib/http's pipeline, with callers checked and the

@@ -7,22 +7,30 @@ import { recordListingEvent } from '../lib/events/listing-events.js';
 import { discoverRoutes } from '../lib/local-server/route-table.js';
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serviceRoute = path.join(projectDir, 'lib/service-route.ts');
+const libDir = path.join(projectDir, 'lib');
 
-/** The module a function's source imports `route` from, resolved to a project file. */
-function routeWrapperOf(modulePath: string): string | undefined {
+/** The lib/ modules that record listing events (the event module itself aside). */
+function recordingModules(): string[] {
+  return fs
+    .readdirSync(libDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => /\brecordListingEvent\(tx, /.test(fs.readFileSync(file, 'utf8')));
+}
+
+/** The project modules a source file imports, resolved to their `.ts` files. */
+function importsOf(modulePath: string): string[] {
   const source = fs.readFileSync(modulePath, 'utf8');
-  const specifier = /import \{[^}]*\broute\b[^}]*\} from '([^']+)'/.exec(source)?.[1];
-  return specifier === undefined ? undefined : path.resolve(path.dirname(modulePath), specifier.replace(/\.js$/, '.ts'));
+  return [...source.matchAll(/from '(\.[^']+)'/g)].map((match) => path.resolve(path.dirname(modulePath), match[1]!.replace(/\.js$/, '.ts')));
 }
 
 describe('domain listeners', () => {
-  it('start with every function: each api/ function takes its route wrapper from lib/service-route.ts, which registers them', () => {
-    const routes = discoverRoutes(path.join(projectDir, 'api'));
-    expect(routes.length).toBeGreaterThan(50);
-    const elsewhere = routes.filter((route) => routeWrapperOf(route.modulePath) !== serviceRoute).map((route) => route.file);
-    expect(elsewhere).toEqual([]);
-    expect(fs.readFileSync(serviceRoute, 'utf8')).toMatch(/^registerDomainListeners\(\);$/m);
+  it('are registered by every function whose handlers record listing events, as it starts', () => {
+    const recording = recordingModules();
+    expect(recording.map((file) => path.relative(projectDir, file)).sort()).toEqual(['lib/listings/handlers.ts', 'lib/listings/trash.ts']);
+    const writers = discoverRoutes(path.join(projectDir, 'api')).filter((route) => importsOf(route.modulePath).some((imported) => recording.includes(imported)));
+    expect(writers.map((route) => route.file).sort()).toEqual(['listings/[id]', 'listings/[id]/restore', 'listings/index']);
+    for (const writer of writers) expect(fs.readFileSync(writer.modulePath, 'utf8'), writer.file).toMatch(/^registerDomainListeners\(\);$/m);
   });
 
   it('must be registered before a listing event is recorded: a write with no one listening is refused, not lost', async () => {
