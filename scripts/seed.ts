@@ -6,7 +6,7 @@ import { reportFailure } from '../lib/cli/failure.js';
 import { prepareDatabase } from '../lib/cli/prepare-database.js';
 import { progressBar } from '../lib/cli/progress.js';
 import { config } from '../lib/config.js';
-import { connect, type Connection } from '../lib/db/client.js';
+import { connect, type Connection, type Transaction } from '../lib/db/client.js';
 import { withDerivedDataDeferred } from '../lib/listings/derived-data.js';
 import { ensureSeedAgents, insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
 
@@ -44,8 +44,8 @@ async function main(): Promise<void> {
   const agentIds = await ensureSeedAgents(db, agentCount, await hashPassword('seed-agent-password'));
   const startedAt = performance.now();
   const interactive = process.stderr.isTTY;
-  const load = () =>
-    insertGeneratedListings(db, {
+  const load = (tx: Transaction) =>
+    insertGeneratedListings(tx, {
       total,
       seed,
       agentIds,
@@ -55,11 +55,9 @@ async function main(): Promise<void> {
         else if (done === total || done % 50_000 < 1500) process.stderr.write(`${line}\n`);
       },
     });
-  if (total >= LARGE_LOAD) {
-    await withDerivedDataDeferred(db, load, (line) => console.error(line));
-  } else {
-    await load();
-  }
+  // One transaction: a seed stopped at any point (a kill, a full disk) leaves the database as it
+  // was, never without its indexes or with its triggers off, as a bulk load keeps them meanwhile.
+  await db.transaction((tx) => (total >= LARGE_LOAD ? withDerivedDataDeferred(tx, () => load(tx), (line) => console.error(line)) : load(tx)));
   await db.execute(sql`analyze listings`);
   // Index-only reads of the postings need their pages marked all-visible.
   await db.execute(sql`vacuum analyze search_postings, search_other_words`);

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rebuildDerivedData } from '../lib/listings/derived-data.js';
 import { insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
 import { commandDatabase } from './support/command-database.js';
+import { openRawDatabase } from './support/original-database.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
 
@@ -78,4 +79,53 @@ describe('npm run reindex', () => {
       await database.drop();
     }
   }, 120_000);
+});
+
+describe('an interrupted npm run seed', () => {
+  /** Runs the seeder and kills it as soon as a line of its progress matches `killAt`; answers whether it did. */
+  function seedKilledAt(env: Record<string, string>, listings: number, killAt: RegExp): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--listings', String(listings), '--agents', '2'], {
+        cwd: projectRoot,
+        env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', DATABASE_DRIVER: '', ...env },
+      });
+      let killed = false;
+      let printed = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        if (!killed && killAt.test(printed)) {
+          killed = true;
+          child.kill('SIGKILL');
+        }
+      });
+      child.on('error', reject);
+      child.on('close', () => resolve(killed));
+    });
+  }
+
+  it('leaves the database as it was: no listing written, every listing index and trigger in place', async () => {
+    const database = await commandDatabase();
+    try {
+      const raw = () => openRawDatabase({ env: database.env, dataDir: database.env.DATA_DIR ?? '', drop: database.drop });
+      const stateOf = async () => {
+        const db = await raw();
+        try {
+          const [counted] = await db.query<{ listings: number }>('select count(*)::int as listings from listings');
+          const indexes = await db.query<{ name: string }>("select indexname as name from pg_indexes where tablename = 'listings' order by 1");
+          const disabled = await db.query<{ name: string }>("select tgname as name from pg_trigger where tgrelid = 'listings'::regclass and tgenabled = 'D'");
+          return { listings: counted?.listings, indexes: indexes.map((row) => row.name), disabled: disabled.map((row) => row.name) };
+        } finally {
+          await db.close();
+        }
+      };
+      const before = await stateOf();
+      expect(before.listings).toBe(0);
+      expect(before.indexes.length).toBeGreaterThan(10);
+      // Killed once every listing is written and the indexes are being built again: the moment a load is most exposed.
+      expect(await seedKilledAt(database.env, 25_000, /25,000\/25,000 listings/)).toBe(true);
+      expect(await stateOf()).toEqual(before);
+    } finally {
+      await database.drop();
+    }
+  }, 180_000);
 });

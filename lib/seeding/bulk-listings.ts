@@ -2,13 +2,13 @@ import { inArray } from 'drizzle-orm/sql/expressions/conditions';
 import { sql } from 'drizzle-orm/sql/sql';
 import { DEFAULT_CATEGORIES } from '../categories/default-categories.js';
 import { seedDefaultCategories } from '../categories/seed.js';
-import type { Database } from '../db/client.js';
+import type { Database, Executor } from '../db/client.js';
 import { categories, listings, users } from '../db/schema.js';
 import { randomSource } from './random-source.js';
 import { generateListing, listingCreatedAt, pickCategory } from './realistic-catalogue.js';
 
 /** Makes sure the default categories exist and returns them. */
-export async function ensureDefaultCategories(db: Database) {
+export async function ensureDefaultCategories(db: Executor) {
   await seedDefaultCategories(db);
   return db
     .select({ id: categories.id, name: categories.name, schemaRules: categories.schemaRules })
@@ -38,7 +38,7 @@ export const BATCH_SIZE = 1500;
  * two years (more of them recent), and reports progress after each batch.
  */
 export async function insertGeneratedListings(
-  db: Database,
+  db: Executor,
   options: { total: number; seed?: number; agentIds: string[]; onProgress?: (done: number) => void },
 ): Promise<void> {
   const random = randomSource(options.seed ?? 42);
