@@ -51,7 +51,7 @@ function freePort(): Promise<number> {
  * serves a copy of the output outside the project: there, as on the platform, a function finds
  * only the packages its own folder carries (inside the project, Node would also find the project's).
  */
-async function startBuiltServer(): Promise<{ baseUrl: string; served: string; log: () => string; stop: () => Promise<void> }> {
+async function startBuiltServer(env: Record<string, string> = {}): Promise<{ baseUrl: string; served: string; log: () => string; stop: () => Promise<void> }> {
   const port = await freePort();
   const served = fs.mkdtempSync(path.join(os.tmpdir(), 'build-output-'));
   fs.cpSync(OUTPUT_DIR, served, { recursive: true });
@@ -59,7 +59,7 @@ async function startBuiltServer(): Promise<{ baseUrl: string; served: string; lo
     // As on the platform: VERCEL set (production settings enforced, the platform's client-IP header
     // trusted); images on local disk, as the test server keeps them. Logging at info shows the
     // cache purges that reach the platform's request context.
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'info', VERCEL: '1', STORAGE_PROVIDER: 'local' },
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'info', VERCEL: '1', STORAGE_PROVIDER: 'local', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let printed = '';
@@ -247,6 +247,38 @@ describe('edge caching through the build output', () => {
     const after = await deployed.get('/api/settings', { headers: { 'if-none-match': etag } });
     expect(after.status).toBe(200);
     expect(after.body.data.siteName).toBe('Deployed Shop');
+  });
+});
+
+describe("a deployed function's answer cache", () => {
+  let cached: Awaited<ReturnType<typeof startBuiltServer>>;
+  let client: ApiClient;
+  beforeAll(async () => {
+    cached = await startBuiltServer({ ANSWER_CACHE_MS: '60000' });
+    client = apiClient(cached.baseUrl);
+  });
+  afterAll(() => cached?.stop());
+
+  it("is the function's own: a write in another function leaves it until it expires (locally one module graph drops it, tests/answer-cache.test.ts)", async () => {
+    const login = await client.post('/api/auth/login', { json: ADMIN });
+    const token = login.body.data.token as string;
+    await client.get('/api/admin/seed-categories', { token });
+    const phones = ((await client.get('/api/categories')).body.data as Array<{ id: string; name: string }>).find((category) => category.name === 'PHONES')!;
+    const list = '/api/public/listings?limit=100';
+    const before = await client.get(list);
+    expect(before.status).toBe(200);
+
+    const created = await client.post('/api/listings', {
+      token,
+      json: { title: 'Cached away', price: 75, categoryId: phones.id, agentId: login.body.data.user.id, attributes: { brand: 'Apple', model: 'iPhone 12', storage: '64GB' } },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+
+    const after = await client.get(list);
+    expect(after.body).toEqual(before.body);
+    expect((after.body.data as Array<{ id: string }>).map((listing) => listing.id)).not.toContain(id);
+    expect((await client.get(`/api/public/listings/${id}`)).body.data).toMatchObject({ id, title: 'Cached away' });
   });
 });
 
