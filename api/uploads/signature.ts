@@ -1,6 +1,6 @@
 import { endpoint, route } from '../../lib/service-route.js';
-import { createUploadSignature } from '../../lib/media/upload-signature.js';
+import { countUploadTicket, createUploadSignature } from '../../lib/media/upload-signature.js';
 
 export default route({
-  POST: endpoint('token', {}, createUploadSignature),
+  POST: endpoint('token', {}, createUploadSignature, { rateLimit: countUploadTicket }),
 });

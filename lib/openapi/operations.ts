@@ -145,7 +145,7 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   },
   'POST /api/uploads/signature': {
     summary: 'Sign direct uploads of images to the image host',
-    errors: ['NOT_CONFIGURED', 'RATE_LIMITED'],
+    errors: ['NOT_CONFIGURED'],
     description: 'Returns the upload URL and the signed form `fields` to send with one `file` (multipart POST to `uploadUrl`) until `expiresAt`: a ticket makes one image, under its `publicId` (sending again replaces it), so ask for one ticket per photo (at most 60 an hour, 429 beyond). The image host stores the photo within 1200 x 2400 px as WebP in the service\'s folder; name the upload responses in a listing\'s `imageRefs`. An image no listing takes within a day is removed. 409 when images are kept on local disk.',
   },
 
@@ -172,7 +172,6 @@ export const OPERATION_NOTES: Record<string, OperationNotes> = {
   'POST /api/public/listings/:id/inquiry': {
     summary: 'Count an inquiry click',
     reply: 'success',
-    errors: ['RATE_LIMITED'],
     description: '429 after 30 inquiries a minute per address on one listing, or 60 per address across all listings.',
   },
   'GET /api/cron/sweep': {

@@ -83,14 +83,14 @@ export const INQUIRY_LIMIT = { limit: 30, windowSeconds: 60 };
  */
 const INQUIRY_ADDRESS_LIMIT = { limit: 60, windowSeconds: 60 };
 
-export async function recordInquiry(
-  { params }: Input<{ params: typeof IdParams; body: typeof InquiryBody }>,
-  ctx: RequestContext<'public'>,
-): Promise<Reply> {
-  await enforceRateLimits(
+/** The inquiry endpoint's rate limits, per address and per listing and address, counted before the click is. */
+export const limitInquiries = ({ params }: Input<{ params: typeof IdParams }>, ctx: RequestContext): Promise<void> =>
+  enforceRateLimits(
     { key: `inquiry-address:${ctx.clientNetwork}`, ...INQUIRY_ADDRESS_LIMIT },
     { key: `inquiry:${params.id}:${ctx.clientNetwork}`, ...INQUIRY_LIMIT },
   );
+
+export async function recordInquiry({ params }: Input<{ params: typeof IdParams; body: typeof InquiryBody }>): Promise<Reply> {
   const db = await getDb();
   if (!(await countInquiry(db, params.id))) throw notFoundError('Listing', params.id);
   return { status: 200, body: { success: true } };
