@@ -69,8 +69,8 @@ async function convert(tx: Transaction, tables: OriginalTables, progress: (line:
   await timed(progress, "moved the original's tables aside", () => moveOriginalAside(tx, tables));
   const migrations = serviceMigrations();
   await timed(progress, "created this service's schema", () => applyMigrations(tx, migrations), () => `${migrations.length} migrations`);
-  const kept = carriedColumnsStatement(tables);
-  if (kept) await tx.execute(sql.raw(kept));
+  const carried = carriedColumnsStatement(tables);
+  if (carried) await tx.execute(sql.raw(carried));
   // The listings' indexes and derived structures are built once, set-wise, after every row is copied.
   await withDerivedDataDeferred(
     tx,

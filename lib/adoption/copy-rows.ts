@@ -25,7 +25,7 @@ function imageRef(value: string): string {
 }
 
 function usersCopy(columns: ColumnTypes): string {
-  const kept = CARRIED_USER_COLUMNS.filter((column) => columns.has(column.name)).map((column) => `"${column.name}"`);
+  const carried = CARRIED_USER_COLUMNS.filter((column) => columns.has(column.name)).map((column) => `"${column.name}"`);
   // Custom socials were `{ key, value }`; entries of neither shape have no place and are left out.
   const customSocials = `coalesce((
       SELECT jsonb_agg(jsonb_build_object('name', coalesce(entry->>'name', entry->>'key'), 'url', coalesce(entry->>'url', entry->>'value')) ORDER BY position)
@@ -37,10 +37,10 @@ function usersCopy(columns: ColumnTypes): string {
   const profileImage = `CASE WHEN nullif(btrim("profileImage"), '') IS NULL THEN NULL ELSE ${imageRef('"profileImage"')} END`;
   return `INSERT INTO "users" ("id", "email", "password", "name", "phone", "role", "profileImage",
       ${SOCIAL_COLUMNS.map((_, index) => `"social_${index + 1}"`).join(', ')}, "website", "customSocials",
-      "passwordResetToken", "passwordResetExpires", "passwordResetAttempts", "tokensValidAfter", "createdAt", "updatedAt"${kept.map((column) => `, ${column}`).join('')})
+      "passwordResetToken", "passwordResetExpires", "passwordResetAttempts", "tokensValidAfter", "createdAt", "updatedAt"${carried.map((column) => `, ${column}`).join('')})
     SELECT "id"::uuid, lower(btrim("email")), "password", "name", "phone", "role"::text::"Role", ${profileImage},
       ${SOCIAL_COLUMNS.map((column) => `"${column}"`).join(', ')}, "website", ${customSocials},
-      NULL, NULL, 0, NULL, ${timestamp(columns, 'createdAt')}, ${timestamp(columns, 'updatedAt')}${kept.map((column) => `, ${column}`).join('')}
+      NULL, NULL, 0, NULL, ${timestamp(columns, 'createdAt')}, ${timestamp(columns, 'updatedAt')}${carried.map((column) => `, ${column}`).join('')}
     FROM ${source('users')}`;
 }
 
@@ -152,7 +152,7 @@ export function copyStatements(tables: OriginalTables): Array<{ table: OriginalT
 /** Adds to this schema's `users` the original's columns it keeps (stored, never served), before the rows are copied. */
 export function carriedColumnsStatement(tables: OriginalTables): string | undefined {
   const columns = tables.get('users');
-  const kept = CARRIED_USER_COLUMNS.filter((column) => columns?.has(column.name));
-  if (kept.length === 0) return undefined;
-  return `ALTER TABLE "users" ${kept.map((column) => `ADD COLUMN "${column.name}" ${column.definition}`).join(', ')}`;
+  const carried = CARRIED_USER_COLUMNS.filter((column) => columns?.has(column.name));
+  if (carried.length === 0) return undefined;
+  return `ALTER TABLE "users" ${carried.map((column) => `ADD COLUMN "${column.name}" ${column.definition}`).join(', ')}`;
 }

@@ -59,8 +59,8 @@ function unknownColumnProblems(shape: DatabaseShape): string[] {
   for (const table of originalTableNames) {
     const columns = shape.relations.get(table);
     if (!columns) continue;
-    const kept = table === 'users' ? CARRIED_USER_COLUMNS.map((column) => column.name) : [];
-    const known = new Set<string>([...ORIGINAL_TABLES[table], ...(OPTIONAL_COLUMNS[table] ?? []), ...kept]);
+    const carried = table === 'users' ? CARRIED_USER_COLUMNS.map((column) => column.name) : [];
+    const known = new Set<string>([...ORIGINAL_TABLES[table], ...(OPTIONAL_COLUMNS[table] ?? []), ...carried]);
     const unknown = [...columns.keys()].filter((column) => !known.has(column));
     if (unknown.length > 0) problems.push(`table ${table} has columns the original service does not make: ${unknown.join(', ')}`);
   }

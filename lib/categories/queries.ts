@@ -6,6 +6,7 @@ import type { Executor } from '../db/client.js';
 import { categories, listings, listingTotals } from '../db/schema.js';
 import { notFoundError } from '../http/api-error.js';
 import { countListings } from '../db/kept-totals.js';
+import { listingUnedited } from '../db/unedited.js';
 import type { CategoryDefinition } from './default-categories.js';
 
 export type CategoryRow = typeof categories.$inferSelect;
@@ -117,7 +118,7 @@ export async function insertMissingCategories(executor: Executor, definitions: r
 export async function releaseTrashedListingsFromCategory(executor: Executor, category: { id: string; displayName: string }): Promise<number> {
   const released = await executor
     .update(listings)
-    .set({ categoryId: null, removedCategory: category.displayName, updatedAt: sql`${listings.updatedAt}` })
+    .set({ categoryId: null, removedCategory: category.displayName, ...listingUnedited })
     .where(and(isNotNull(listings.deletedAt), eq(listings.categoryId, category.id)))
     .returning({ id: listings.id });
   return released.length;

@@ -24,7 +24,7 @@ export type ListingEventListener = (event: ListingEvent, tx: Transaction) => Pro
 
 /**
  * Listeners are modules loaded on first use, registered by the composition root
- * (registerDomainListeners() in lib/domain-listeners.ts, which every function runs as it starts),
+ * (registerDomainListeners() in lib/domain-listeners.ts, which each function that writes listings runs as it starts),
  * so that the event module knows no listener and a function that never writes never loads one.
  */
 const listenerModules: Array<() => Promise<ListingEventListener>> = [];

@@ -1,5 +1,5 @@
 /**
- * The answers of the CDN-cacheable public reads, kept in this instance for a moment
+ * The answers of the CDN-cacheable public reads, cached in this instance for a moment
  * (`ANSWER_CACHE_MS`): a storefront read again within it is answered without the database, as the
  * CDN would answer it. A write made through this instance drops the answers carrying its tags as
  * it purges the CDN's; another instance's write reaches this one's answers when they expire.
@@ -14,27 +14,27 @@ export interface CachedAnswer {
 /** A busy storefront asks a few hundred distinct questions; the bound keeps a crawler's from growing the instance. */
 const MOST_ANSWERS = 500;
 
-const kept = new Map<string, CachedAnswer & { expiresAt: number }>();
+const cached = new Map<string, CachedAnswer & { expiresAt: number }>();
 
-/** The answer kept for `key` (method, path and query) while it is fresh. */
+/** The answer cached for `key` (method, path and query) while it is fresh. */
 export function cachedAnswer(key: string, now = Date.now()): CachedAnswer | undefined {
-  const answer = kept.get(key);
+  const answer = cached.get(key);
   if (answer === undefined) return undefined;
   if (answer.expiresAt > now) return answer;
-  kept.delete(key);
+  cached.delete(key);
   return undefined;
 }
 
-export function keepAnswer(key: string, answer: CachedAnswer, lifetimeMs: number): void {
+export function cacheAnswer(key: string, answer: CachedAnswer, lifetimeMs: number): void {
   if (lifetimeMs <= 0) return;
-  kept.delete(key);
-  if (kept.size >= MOST_ANSWERS) kept.delete(kept.keys().next().value!);
-  kept.set(key, { ...answer, expiresAt: Date.now() + lifetimeMs });
+  cached.delete(key);
+  if (cached.size >= MOST_ANSWERS) cached.delete(cached.keys().next().value!);
+  cached.set(key, { ...answer, expiresAt: Date.now() + lifetimeMs });
 }
 
 /** Drops every cached answer carrying one of the tags: a write here changed what it shows. */
 export function forgetTagged(tags: readonly string[]): void {
-  if (kept.size === 0) return;
+  if (cached.size === 0) return;
   const dropped = new Set(tags);
-  for (const [key, answer] of kept) if (answer.tags.some((tag) => dropped.has(tag))) kept.delete(key);
+  for (const [key, answer] of cached) if (answer.tags.some((tag) => dropped.has(tag))) cached.delete(key);
 }

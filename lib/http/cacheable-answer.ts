@@ -1,5 +1,5 @@
 import { config } from '../config.js';
-import { keepAnswer, cachedAnswer, type CachedAnswer } from './answer-cache.js';
+import { cacheAnswer, cachedAnswer, type CachedAnswer } from './answer-cache.js';
 import { edgeCacheHeaders, type CacheTag } from './edge-cache.js';
 import { fieldNamesOf, type Schemas } from './endpoint-input.js';
 import { entityTagOf, ifNoneMatchNames } from './entity-tag.js';
@@ -9,12 +9,12 @@ import type { OutgoingResponse } from './incoming-request.js';
 export interface Cacheable {
   tags: readonly CacheTag[];
   ifNoneMatch: string | undefined;
-  /** Where the answer is kept in this instance (answer-cache.ts). */
+  /** Where the answer is cached in this instance (answer-cache.ts). */
   key: string;
 }
 
 /**
- * Where a cacheable answer is kept in this instance: its path and the query parameters the
+ * Where a cacheable answer is cached in this instance: its path and the query parameters the
  * endpoint reads, in name order. Validation ignores any other parameter, so it changes nothing in
  * the answer, and a caller adding random ones is given the cached answer instead of reaching the
  * database.
@@ -28,14 +28,14 @@ export function answerKeyOf(schemas: Schemas, url: URL): string {
 
 /** The answer this instance keeps under `key`, while it is fresh. */
 export function cachedResponse(key: string, headers: Record<string, string>, ifNoneMatch: string | undefined): OutgoingResponse | undefined {
-  const kept = cachedAnswer(key);
-  return kept && cacheableResponse(kept, headers, ifNoneMatch);
+  const cached = cachedAnswer(key);
+  return cached && cacheableResponse(cached, headers, ifNoneMatch);
 }
 
 /** Keeps a cacheable 200 in this instance for a moment and answers it (or its 304). */
 export function keepResponse(body: string, headers: Record<string, string>, cacheable: Cacheable): OutgoingResponse {
   const answer = { body, entityTag: entityTagOf(body), tags: cacheable.tags };
-  keepAnswer(cacheable.key, answer, config().answerCacheMs);
+  cacheAnswer(cacheable.key, answer, config().answerCacheMs);
   return cacheableResponse(answer, headers, cacheable.ifNoneMatch);
 }
 

@@ -70,11 +70,11 @@ async function answer(table: RouteTable, allowed: string, request: IncomingReque
     if (method === 'OPTIONS' && !table.OPTIONS) return { status: 204, headers: { ...headers, ...PREFLIGHT_HEADERS }, body: null };
     const endpoint = method === 'OPTIONS' ? table.OPTIONS : table[(method === 'HEAD' ? 'GET' : method) as HttpMethod];
     const answerKey = endpoint?.edgeCache ? answerKeyOf(endpoint.schemas, url) : undefined;
-    const kept = answerKey === undefined ? undefined : cachedResponse(answerKey, headers, ifNoneMatch);
-    if (kept) {
+    const cached = answerKey === undefined ? undefined : cachedResponse(answerKey, headers, ifNoneMatch);
+    if (cached) {
       nameReadPlan('cached-answer');
-      logRequest(request, requestId, url, kept.status, started, undefined);
-      return kept;
+      logRequest(request, requestId, url, cached.status, started, undefined);
+      return cached;
     }
     const outcome: Outcome = endpoint
       ? await outcomeOf(endpoint, request, url, requestId, checks).catch((error: unknown) => ({ reply: errorReply(error, requestId), user: null }))

@@ -4,18 +4,16 @@ import { sql } from 'drizzle-orm/sql/sql';
 import { boundedTotal, type MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
+import { listingUnedited } from '../db/unedited.js';
 import { offsetOf } from '../http/common-schemas.js';
 import { inShop, listingsMatching, selectListingDetails, type ListingDetailRow, type ListingRow, type ShopListingRow } from './queries.js';
 import type { ListingListQuery } from './schema.js';
-
-/** Moving a listing in or out of the trash is not an edit of it: its `updatedAt` stays. */
-const unedited = { updatedAt: sql`${listings.updatedAt}` };
 
 /** Moves a listing out of the shop into the trash, now by the database's clock; undefined when it is not in the shop. */
 export async function moveListingToTrash(executor: Executor, id: string): Promise<ListingRow | undefined> {
   const [row] = await executor
     .update(listings)
-    .set({ deletedAt: sql`now()`, ...unedited })
+    .set({ deletedAt: sql`now()`, ...listingUnedited })
     .where(and(eq(listings.id, id), isNull(listings.deletedAt)))
     .returning();
   return row;
@@ -28,7 +26,7 @@ export async function moveListingToTrash(executor: Executor, id: string): Promis
 export async function bringBackFromTrash(executor: Executor, id: string): Promise<ShopListingRow | undefined> {
   const [row] = await executor
     .update(listings)
-    .set({ deletedAt: null, ...unedited })
+    .set({ deletedAt: null, ...listingUnedited })
     .where(and(eq(listings.id, id), isNotNull(listings.deletedAt)))
     .returning();
   return row && inShop(row);

@@ -75,11 +75,11 @@ export function packagesWithNativeCode(projectDir: string): string[] {
   for (const name of Object.keys(project.dependencies ?? {})) visit(name, projectDir);
 
   // Up from each package with native code, through every package that depends on it.
-  const kept = new Set([...packages.keys()].filter((dir) => packages.get(dir)!.native));
-  for (const dir of kept) {
-    for (const [dependent, entry] of packages) if (entry.dependencies.includes(dir)) kept.add(dependent);
+  const external = new Set([...packages.keys()].filter((dir) => packages.get(dir)!.native));
+  for (const dir of external) {
+    for (const [dependent, entry] of packages) if (entry.dependencies.includes(dir)) external.add(dependent);
   }
-  return [...new Set([...kept].map((dir) => packages.get(dir)!.name))].sort();
+  return [...new Set([...external].map((dir) => packages.get(dir)!.name))].sort();
 }
 
 /** A module of the project compiled into a bundle (its path relative to the project), with what it imports. */

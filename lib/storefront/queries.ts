@@ -4,6 +4,7 @@ import { publicProfileColumns } from '../auth/presenter.js';
 import type { Database, Executor } from '../db/client.js';
 import { categories, listingAttributeValues, listings, users, type CustomSocial, type ListingStatus, type SchemaRule } from '../db/schema.js';
 import { countListings } from '../db/kept-totals.js';
+import { listingUnedited } from '../db/unedited.js';
 import { photoRecordsOf, type PhotoRecord } from '../media/photo-records.js';
 import type { NewestFirstSearch } from '../listings/newest-first.js';
 import { notTrashed, outOfTrash } from '../listings/queries.js';
@@ -164,7 +165,7 @@ function prepareViewPublicListing(executor: Database) {
   const viewed = executor.$with('viewed').as(
     executor
       .update(listings)
-      .set({ viewsCount: sql`${listings.viewsCount} + 1`, updatedAt: sql`${listings.updatedAt}` })
+      .set({ viewsCount: sql`${listings.viewsCount} + 1`, ...listingUnedited })
       .where(and(eq(listings.id, sql.placeholder('id')), ne(listings.status, 'ARCHIVED'), notTrashed, viewCountNeedNotWaitForDisk))
       .returning({ ...shownListingColumns, agentId: listings.agentId }),
   );
@@ -219,7 +220,7 @@ export async function viewPublicListing(
 export async function countInquiry(executor: Executor, id: string): Promise<boolean> {
   const rows = await executor
     .update(listings)
-    .set({ inquiryClicks: sql`${listings.inquiryClicks} + 1`, updatedAt: sql`${listings.updatedAt}` })
+    .set({ inquiryClicks: sql`${listings.inquiryClicks} + 1`, ...listingUnedited })
     .where(and(eq(listings.id, id), ne(listings.status, 'ARCHIVED'), notTrashed))
     .returning({ id: listings.id });
   return rows.length > 0;
