@@ -30,8 +30,6 @@ async function keptAndRecounted() {
       agents: await rows(sql`select "agentId", status, listings::int from agent_listing_totals where listings <> 0 order by 1, 2`),
       values: await rows(sql`select "categoryId", field, value, listings::int from listing_attribute_values order by 1, 2, 3`),
       searchTerms: await rows(sql`select kind, term, listings::int from search_terms where listings <> 0 order by 1, 2`),
-      postings: await rows(sql`select key, price::text, "listingId" from search_postings order by 1, 2, 3`),
-      otherWords: await rows(sql`select "listingId", words from search_other_words order by 1`),
     },
     recounted: {
       totals: await rows(sql`select "categoryId", status, count(*)::int as listings, sum(price)::text as value, sum("stockQuantity")::int as stock
@@ -41,11 +39,6 @@ async function keptAndRecounted() {
         from listings as listing, listing_filter_values(listing) as offered group by 1, 2, 3 order by 1, 2, 3`),
       searchTerms: await rows(sql`select offered.kind, offered.term, count(*)::int as listings
         from listings as listing, listing_search_terms(listing) as offered group by 1, 2 order by 1, 2`),
-      postings: await rows(sql`select posted.key, listing.price::text, listing.id as "listingId"
-        from listings as listing, unnest(listing_posted_keys(listing."searchWords", listing."attributeTerms")) as posted(key)
-        where listing.status = 'AVAILABLE' order by 1, 2, 3`),
-      otherWords: await rows(sql`select listing.id as "listingId", listing_other_word_text(listing.title, listing.description, listing."searchWords") as words
-        from listings as listing where listing.status = 'AVAILABLE' and listing_other_word_text(listing.title, listing.description, listing."searchWords") is not null order by 1`),
     },
   };
 }

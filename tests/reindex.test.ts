@@ -17,7 +17,7 @@ const server = useTestServer();
 const api = server.api;
 const shop = useShop(server);
 
-/** Storefront and admin reads that every derived structure answers: kept totals, filter options, postings, price bands. */
+/** Storefront and admin reads that every derived structure answers: kept totals, filter options, search terms, the search index. */
 const READS = [
   '/api/public/listings?page=1',
   '/api/public/listings?category=Phones&page=2',
@@ -45,9 +45,9 @@ describe('rebuilding the derived data', () => {
     await insertGeneratedListings(server.db, { total: 600, seed: 11, agentIds: [shop.agent.id, shop.otherAgent.id] });
   });
 
-  it('brings back every kept count, postings and price band, so the storefront answers as before', async () => {
+  it('brings back every kept count and search term, so the storefront answers as before', async () => {
     const before = await answers();
-    for (const table of ['search_postings', 'search_other_words', 'listing_totals', 'agent_listing_totals', 'listing_attribute_values', 'listing_price_band_totals']) {
+    for (const table of ['listing_totals', 'agent_listing_totals', 'listing_attribute_values', 'search_terms']) {
       await server.db.execute(sql`delete from ${sql.identifier(table)}`);
     }
     expect(await answers()).not.toEqual(before);
@@ -55,11 +55,9 @@ describe('rebuilding the derived data', () => {
     await rebuildDerivedData(server.db, (line) => lines.push(line));
     expect(await answers()).toEqual(before);
     expect(lines.map((line) => line.replace(/\(\d+\.\d s\)$/, '(s)'))).toEqual([
-      'rebuilt the listing totals and filter options (s)',
-      'rebuilt the search postings (s)',
-      'rebuilt the price band totals (s)',
+      'rebuilt the listing totals, filter options and search terms (s)',
       "rebuilt the listings' indexes (s)",
-      'analyzed the listings and search postings for the planner (s)',
+      'analyzed the listings and search terms for the planner (s)',
     ]);
   });
 });
@@ -73,7 +71,7 @@ describe('npm run reindex', () => {
         env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', DATABASE_DRIVER: '', ...database.env },
       });
       expect(stderr).toMatch(/^Rebuilding the derived data of .+…$/m);
-      expect(stderr).toMatch(/^rebuilt the search postings \(\d+\.\d s\)$/m);
+      expect(stderr).toMatch(/^rebuilt the listing totals, filter options and search terms \(\d+\.\d s\)$/m);
       expect(stderr).toMatch(/^Reindexed in \d+\.\d s\.$/m);
     } finally {
       await database.drop();

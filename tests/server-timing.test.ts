@@ -65,15 +65,14 @@ describe('Server-Timing', () => {
       expect(response.status).toBe(200);
       return serverTimingOf(response).plan;
     };
-    expect(await planOf('')).toBe('near-page');
-    expect(await planOf('?brand=apple&page=1')).toBe('newest-postings');
-    expect(await planOf('?brand=apple&amenities=wifi&page=1')).toBe('newest-walk');
-    expect(await planOf('?q=galaxy')).toBe('relevant-postings');
-    expect(await planOf('?q=galaxy&amenities=wifi')).toBe('relevant-first');
+    expect(await planOf('')).toBe('newest-index');
+    expect(await planOf('?brand=apple&page=1')).toBe('search-index');
+    expect(await planOf('?brand=apple&amenities=wifi&page=1')).toBe('search-index');
+    expect(await planOf('?q=galaxy')).toBe('relevance-tiers');
     expect(await planOf('?sort=price_desc')).toBe('price-index');
-    expect(await planOf('?brand=apple&sort=price_desc')).toBe('price-postings');
-    expect(await planOf('?q=galaxy&sort=price_desc')).toBe('price-sources');
-    expect(await planOf('?priceMax=500&page=2')).toBe('price-bands');
+    expect(await planOf('?q=galaxy&sort=price_desc')).toBe('search-index');
+    expect(await planOf('?priceMax=500&page=2')).toBe('search-index');
+    expect(await planOf('?q=zzqqxx')).toBe('no-match');
     expect(await planOf('?page=100000')).toBe('past-served');
   });
 

@@ -4,7 +4,6 @@ import { pgEnum } from 'drizzle-orm/pg-core/columns/enum';
 import { integer } from 'drizzle-orm/pg-core/columns/integer';
 import { jsonb } from 'drizzle-orm/pg-core/columns/jsonb';
 import { numeric } from 'drizzle-orm/pg-core/columns/numeric';
-import { smallint } from 'drizzle-orm/pg-core/columns/smallint';
 import { text } from 'drizzle-orm/pg-core/columns/text';
 import { timestamp } from 'drizzle-orm/pg-core/columns/timestamp';
 import { uuid } from 'drizzle-orm/pg-core/columns/uuid';
@@ -12,6 +11,7 @@ import { check } from 'drizzle-orm/pg-core/checks';
 import { index, uniqueIndex } from 'drizzle-orm/pg-core/indexes';
 import { primaryKey } from 'drizzle-orm/pg-core/primary-keys';
 import { pgTable } from 'drizzle-orm/pg-core/table';
+import { customType } from 'drizzle-orm/pg-core/columns/custom';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
 
 /** Table, column and enum names follow the specification exactly (camelCase columns). */
@@ -32,6 +32,9 @@ const updatedAt = () =>
     .notNull()
     .defaultNow()
     .$onUpdate(() => new Date());
+
+/** A full-text document, read and written only by the database. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 export interface CustomSocial {
   name: string;
@@ -118,22 +121,16 @@ export const listings = pgTable(
     images: text('images').array().notNull().default(sql`'{}'::text[]`),
     attributes: jsonb('attributes').$type<ListingAttributes>().notNull().default({}),
     /**
-     * Every attribute as `name=value`, both lower-cased (listing_attribute_term_list(), migration
-     * 0016): the storefront's whole-value filters become one indexed array containment, which the
-     * planner estimates from per-term statistics and checks against a stored value, not per row.
+     * What the storefront's search finds a listing by (listing_search_document(), migration 0030):
+     * every word of its title, attribute values and description; its title, brand and model words
+     * marked `t:`; its attribute terms `a:name=value` and amenities `m:`; its category `c:<id>`.
+     * One GIN index over it serves every storefront filter.
      */
-    attributeTerms: text('attributeTerms')
-      .array()
+    searchDocument: tsvector('searchDocument')
       .notNull()
-      .generatedAlwaysAs((): SQL => sql`listing_attribute_term_list(${listings.attributes})`),
-    /**
-     * The distinct lower-cased words of the title, brand and model (listing_search_word_list(),
-     * migration 0017): a storefront search word corrected for typos is one indexed array overlap.
-     */
-    searchWords: text('searchWords')
-      .array()
-      .notNull()
-      .generatedAlwaysAs((): SQL => sql`listing_search_word_list(${listings.title}, ${listings.attributes})`),
+      .generatedAlwaysAs(
+        (): SQL => sql`listing_search_document(${listings.title}, ${listings.description}, ${listings.attributes}, ${listings.categoryId})`,
+      ),
     customTelegramCaption: text('customTelegramCaption'),
     /**
      * Set for every listing in the shop. Only a listing in the trash may lose it: deleting a
@@ -168,24 +165,13 @@ export const listings = pgTable(
     index('listings_agentId_createdAt_idx').on(t.agentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('listings_status_createdAt_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('listings_createdAt_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    // Substring search over title and description as one text (listingText in lib/listings/text-search.ts),
-    // and search words. Each also holds the attribute terms and the category (btree_gin): a word
-    // with an attribute or category filter is then one index scan that intersects their posting
-    // lists, not bitmaps of every listing holding either (a common word and a brand it never
-    // meets: 10 ms instead of 50 at a million listings; a word and a category: 16 instead of 43).
-    // Either serves attribute filters alone. Over every status: a partial index
-    // (status = 'AVAILABLE') would also offer the planner a whole-index scan as a way to find
-    // available listings, which costs more than any filter saves.
-    index('listings_text_attributeTerms_categoryId_idx').using(
-      'gin',
-      sql`(${t.title} || E'\\n' || ${t.description}) gin_trgm_ops`,
-      t.attributeTerms,
-      t.categoryId,
-    ),
-    index('listings_searchWords_attributeTerms_categoryId_idx').using('gin', t.searchWords, t.attributeTerms, t.categoryId),
-    // Title substrings alone: relevance finds the listings matching a word in the title first,
-    // which the title-and-description index would find only among every description holding it.
-    index('listings_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    // The storefront's one search index: words, word beginnings, attribute terms, amenities and the
+    // category of available listings out of the trash, with their creation time and price
+    // (btree_gin), so a read intersects a term's listings with a window of either order key inside
+    // the index. Partial: the storefront reads nothing else, and the rest costs writes nothing.
+    index('listings_available_searchDocument_idx')
+      .using('gin', t.searchDocument, t.createdAt, t.price)
+      .where(sql`${t.status} = 'AVAILABLE' and ${t.deletedAt} is null`),
     // A category's pages, of one status or all, read newest first straight from the index.
     index('listings_categoryId_status_createdAt_idx').on(t.categoryId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Price windows, on the storefront and in the admin list.
@@ -202,21 +188,6 @@ export const listings = pgTable(
     index('listings_categoryId_status_price_idx').on(t.categoryId, t.status, t.price),
     // Finds the listing holding an image, so a directly uploaded image is given to one listing only.
     index('listings_images_idx').using('gin', t.images),
-    // A storefront page within a price range, newest first: available listings by price band
-    // (listing_price_band(), migration 0022), newest first within each band, the price last so a
-    // band cut by the range is checked in the index alone. A page merges the bands' newest.
-    index('listings_available_priceBand_createdAt_idx')
-      .on(sql`listing_price_band(${t.price})`, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.price)
-      .where(sql`${t.status} = 'AVAILABLE'`),
-    // The storefront's `amenities` filter: each available listing naming amenities, by each of them
-    // (listing_amenities(), migration 0025). Listings without amenities are left out, so the index
-    // costs nothing to the catalogues that have none.
-    index('listings_available_amenities_idx')
-      .using('gin', sql`listing_amenities(${t.attributes})`)
-      .where(sql`${t.status} = 'AVAILABLE' and ${t.attributes} ? 'amenities'`),
-    index('listings_available_categoryId_priceBand_createdAt_idx')
-      .on(t.categoryId, sql`listing_price_band(${t.price})`, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.price)
-      .where(sql`${t.status} = 'AVAILABLE'`),
     // The trash, newest deletion first, and the listings past their time in it: a small index of
     // the few trashed listings, which every other index also holds.
     index('listings_trashed_deletedAt_idx')
@@ -401,23 +372,6 @@ export const listingTotals = pgTable(
 );
 
 /**
- * Available listings per category and price band (listing_price_band(), migration 0022), kept by
- * a trigger on `listings`: the total of a storefront page within a price range reads the bands
- * the range holds whole from here, and counts only the one or two bands it cuts.
- */
-export const listingPriceBandTotals = pgTable(
-  'listing_price_band_totals',
-  {
-    categoryId: uuid('categoryId')
-      .notNull()
-      .references(() => categories.id, { onDelete: 'cascade' }),
-    band: smallint('band').notNull(),
-    listings: integer('listings').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.categoryId, t.band] })],
-);
-
-/**
  * Listings per agent and status, kept by the same trigger as listing_totals. No foreign key: an
  * agent's row outlives the account until the trigger has moved its listings to no agent.
  */
@@ -450,25 +404,32 @@ export const listingAttributeValues = pgTable(
 
 /**
  * What the storefront's search knows of its available listings, kept by the same trigger as
- * listing_totals (migration 0017): each distinct word of their titles, brands and models
- * (`word`), and each whole title, brand and model (`title`, `brand`, `model`), lower-cased in
- * `term`, as first written in `text`, with how many available listings carry it. Typo-tolerant
- * search corrects a query word against the words; suggestions complete from the rest.
+ * listing_totals (migrations 0017 and 0030), lower-cased in `term` (collated "C", so a word's
+ * beginning is a range of the key), as first written in `text`, with how many available listings
+ * carry it: each word of their search documents (`text`: any word of a title, attribute value or
+ * description), each word of their titles, brands and models (`word`), and each whole title, brand
+ * and model (`title`, `brand`, `model`). A query word is expanded against the words to the
+ * shop's own words it begins, holds within a title or nearly spells; suggestions complete from the rest.
  */
 export const searchTerms = pgTable(
   'search_terms',
   {
-    kind: text('kind').$type<'word' | 'title' | 'brand' | 'model'>().notNull(),
+    kind: text('kind').$type<'text' | 'word' | 'title' | 'brand' | 'model'>().notNull(),
     term: text('term').notNull(),
     text: text('text').notNull(),
     listings: integer('listings').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.kind, t.term] }),
-    // Nearest words by trigram distance: a misspelt word's candidates, without reading every word.
+    // Nearest common words by trigram distance (see COMMON_WORD_LISTINGS): a misspelt word's
+    // candidates among the words descriptions share, without reading every word.
+    index('search_terms_common_trgm_idx')
+      .using('gist', t.term.op('gist_trgm_ops'))
+      .where(sql`${t.kind} = 'text' and ${t.listings} >= 100`),
+    // Title, brand and model words holding what the shopper typed, and the nearest of them.
     index('search_terms_word_trgm_idx').using('gist', t.term.op('gist_trgm_ops')).where(sql`${t.kind} = 'word'`),
     // Suggestions whose words start with what the shopper typed, or nearly do.
-    index('search_terms_suggestion_trgm_idx').using('gin', t.term.op('gin_trgm_ops')).where(sql`${t.kind} <> 'word'`),
+    index('search_terms_suggestion_trgm_idx').using('gin', t.term.op('gin_trgm_ops')).where(sql`${t.kind} in ('title', 'brand', 'model')`),
   ],
 );
 
@@ -492,45 +453,6 @@ export const cacheEntries = pgTable('cache_entries', {
   value: jsonb('value').notNull(),
   expiresAt: timestamp('expiresAt', { precision: 3, withTimezone: true }).notNull(),
 });
-
-/**
- * Each word of an available listing's title, brand and model (its `searchWords`) and each of its
- * attribute terms (`attributeTerms`, up to 200 bytes; a term holds `=`, a word never does), with
- * the listing's price and creation time, kept by a trigger on listings (migration 0019). A broad
- * word or filter sorted by price reads its listings from this key in price order instead of
- * finding and sorting every match: the index holds the order the listings table cannot (its words
- * and terms sit in GIN indexes).
- */
-export const searchPostings = pgTable(
-  'search_postings',
-  {
-    key: text('key').notNull(),
-    price: numeric('price', { precision: 12, scale: 2, mode: 'number' }).notNull(),
-    createdAt: timestamp('createdAt', { precision: 3, withTimezone: true }).notNull(),
-    listingId: uuid('listingId').notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.key, t.price, t.createdAt, t.listingId] }),
-    // The same postings newest first, with the price last: a page of a word's or term's listings
-    // newest first, or of several merged and intersected, within a price range, read from the index alone.
-    index('search_postings_newest_idx').on(t.key, t.createdAt.desc().nullsFirst(), t.listingId.desc().nullsFirst(), t.price),
-  ],
-);
-
-/**
- * The words of an available listing's title and description that are not among its search words
- * (the description's own words, and title words too long to be search words), lower-cased and
- * space-separated, kept with search_postings (migration 0019). A text found as a substring only
- * there is outside the postings: its few listings are found through this trigram index.
- */
-export const searchOtherWords = pgTable(
-  'search_other_words',
-  {
-    listingId: uuid('listingId').primaryKey(),
-    words: text('words').notNull(),
-  },
-  (t) => [index('search_other_words_trgm_idx').using('gin', t.words.op('gin_trgm_ops'))],
-);
 
 /** A smaller copy of a photo: its true width and its reference (a stored file, or an image host delivery URL). */
 export interface PhotoRendition {

@@ -16,25 +16,13 @@ interface DerivedStructure {
   rebuild: SQL;
 }
 
-/** Every structure derived from the listings, in the order they are rebuilt (migrations 0008, 0017, 0019, 0022 and 0028 define them). */
+/** Every structure derived from the listings, in the order they are rebuilt (migrations 0008, 0017, 0028 and 0030 define them). */
 const DERIVED_STRUCTURES: DerivedStructure[] = [
   {
-    name: 'listing totals and filter options',
+    name: 'listing totals, filter options and search terms',
     tables: ['listing_totals', 'agent_listing_totals', 'listing_attribute_values', 'search_terms'],
     insertTrigger: 'listing_statistics_on_insert_or_delete',
     rebuild: sql`select listing_statistics_rebuild()`,
-  },
-  {
-    name: 'search postings',
-    tables: ['search_postings', 'search_other_words'],
-    insertTrigger: 'listing_search_postings_on_insert_or_delete',
-    rebuild: sql`select search_postings_rebuild()`,
-  },
-  {
-    name: 'price band totals',
-    tables: ['listing_price_band_totals'],
-    insertTrigger: 'listing_price_band_totals_on_insert_or_delete',
-    rebuild: sql`select listing_price_band_totals_rebuild()`,
   },
 ];
 
@@ -100,7 +88,7 @@ function rebuildStructure(executor: Executor, structure: DerivedStructure): Prom
 export async function rebuildDerivedData(executor: Executor, progress: Progress): Promise<void> {
   for (const structure of DERIVED_STRUCTURES) await timed(progress, `rebuilt the ${structure.name}`, () => rebuildStructure(executor, structure));
   await timed(progress, "rebuilt the listings' indexes", () => withBuildMemory(executor, (tx) => tx.execute(sql`reindex table listings`)));
-  await timed(progress, 'analyzed the listings and search postings for the planner', () => executor.execute(sql`analyze listings, search_postings, search_other_words`));
+  await timed(progress, 'analyzed the listings and search terms for the planner', () => executor.execute(sql`analyze listings, search_terms`));
 }
 
 /**

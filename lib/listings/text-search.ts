@@ -2,9 +2,9 @@ import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { listings } from '../db/schema.js';
 
 /**
- * A listing's title and description as one text, the expression `listings_text_attributeTerms_categoryId_idx` indexes.
- * A search text never holds the line break between them (searchText() turns control characters
- * into spaces), so no match spans the two.
+ * A listing's title and description as one text, which the administrators' and agents' search
+ * looks in. A search text never holds the line break between them (searchText() turns control
+ * characters into spaces), so no match spans the two.
  */
 const listingText = sql`(${listings.title} || E'\\n' || ${listings.description})`;
 

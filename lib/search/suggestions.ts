@@ -83,7 +83,7 @@ export async function findSuggestions(executor: Executor, text: string): Promise
     select kind, text, listings as count from (
       select known.kind, known.text, known.listings, ${asTyped(sql`known.term`)} as typed
       from ${searchTerms} as known
-      where known.kind <> 'word' and (${hasWordStarting(sql`known.term`, starts)}) and ${containsEarlier(sql`known.term`)}
+      where known.kind in ('title', 'brand', 'model') and (${hasWordStarting(sql`known.term`, starts)}) and ${containsEarlier(sql`known.term`)}
       union all
       select 'category', category."displayName", totals.listings, ${asTyped(sql`lower(category."displayName")`)}
       from ${categories} as category

@@ -6,9 +6,8 @@ import { listingAttributeValues, listings } from '../db/schema.js';
 import { countListings } from '../db/kept-totals.js';
 import { COUNTED_LISTINGS, SAMPLED_CANDIDATES, SAMPLED_PAGES } from '../listings/read-tuning.js';
 import { throughBitmapScans } from '../listings/newest-first.js';
-import { priceOrderedPage, selectPrices } from '../listings/price-ordered.js';
-import { postedConditions } from '../listings/search-postings.js';
-import { categoryNamed, postedSearchOf, publicSearch, type PublicListingFilters } from './queries.js';
+import { priceRangeOf } from './list-reads.js';
+import { categoryNamed, publicSearch, type PublicListingFilters } from './queries.js';
 import { planFacetCounts, type FacetCountPlan } from './read-plan.js';
 
 /** Per field, per lower-cased value, how many listings it would leave. */
@@ -144,24 +143,13 @@ async function countValues(executor: Executor, filters: PublicListingFilters, fi
   }
 }
 
-/** The lowest and highest price among the listings matching `filters`, each the first of the list in price order. */
-async function priceRangeOf(executor: Executor, filters: PublicListingFilters): Promise<FacetCounts['priceRange']> {
-  const search = { ...publicSearch(executor, filters), offset: 0, limit: 1, counted: false };
-  const conditions = await postedConditions(executor, postedSearchOf(filters));
-  const [lowest, highest] = await Promise.all([
-    priceOrderedPage(executor, search, 'asc', selectPrices, conditions),
-    priceOrderedPage(executor, search, 'desc', selectPrices, conditions),
-  ]);
-  return { min: lowest.rows[0]?.price ?? null, max: highest.rows[0]?.price ?? null };
-}
-
 /**
  * Facet counts for a filter panel: each field's values counted with the other filters (a
  * field's own selection does not narrow its own counts), the total and the price range of the
  * current result.
  */
 export async function findFacetCounts(executor: Executor, filters: PublicListingFilters, fields: string[]): Promise<FacetCounts> {
-  if (filters.search?.matchesNothing) return { counts: new Map(), total: 0, priceRange: { min: null, max: null }, exact: true, plans: ['no-match'] };
+  if (filters.search?.matchesNothing || filters.categoryId === null) return { counts: new Map(), total: 0, priceRange: { min: null, max: null }, exact: true, plans: ['no-match'] };
   const selected = new Set(filters.attributes.map(([name]) => name.toLowerCase()));
   const ownSelection = fields.filter((field) => selected.has(field.toLowerCase()));
   const others = fields.filter((field) => !selected.has(field.toLowerCase()));

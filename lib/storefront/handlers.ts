@@ -9,14 +9,14 @@ import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limit.js';
 import { findSuggestions } from '../search/suggestions.js';
-import { correctSearch } from '../search/word-corrections.js';
+import { expandSearch } from '../search/word-expansion.js';
 import { findFacetCounts } from './facet-counts.js';
 import { findPublicListings } from './list-reads.js';
-import { findPostedConditions } from './posted-search.js';
 import { filterOptionsPresenter } from './filter-options.js';
 import { publicAgentPresenter, publicListingPresenter } from './presenter.js';
 import { SERVED_RESULTS } from './read-plan.js';
 import {
+  categoryIdNamed,
   countInquiry,
   findCategoryFilterValues,
   publicListingExists,
@@ -27,7 +27,8 @@ import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type Publ
 
 /**
  * Reads the query into filters; an empty value filters nothing, and the older names are aliases
- * of the current ones. The search text's words are looked up among the known words, for typos.
+ * of the current ones. The search text's words are expanded to the shop's words, and the category
+ * named is looked up, side by side.
  */
 async function filtersOf(executor: Executor, query: FilterOptionsQuery): Promise<PublicListingFilters> {
   const attributes = ATTRIBUTE_FILTERS.flatMap((name): Array<[string, string]> => {
@@ -39,9 +40,15 @@ async function filtersOf(executor: Executor, query: FilterOptionsQuery): Promise
     .map((amenity) => amenity.trim().toLowerCase())
     .filter(Boolean);
   const text = query.q || query.search;
+  const category = query.category || undefined;
+  const [search, categoryId] = await Promise.all([
+    text ? expandSearch(executor, text) : undefined,
+    category === undefined ? undefined : categoryIdNamed(executor, category),
+  ]);
   return {
-    category: query.category || undefined,
-    search: text ? await correctSearch(executor, text) : undefined,
+    category,
+    categoryId,
+    search,
     priceMin: query.priceMin ?? query.minPrice,
     priceMax: query.priceMax ?? query.maxPrice,
     attributes,
@@ -53,8 +60,7 @@ export async function listPublicListings({ query }: Input<{ query: typeof Public
   const db = await getDb();
   const filters = await filtersOf(db, query);
   const order = query.sort ?? (filters.search ? 'relevance' : 'newest');
-  const posted = order === 'newest' || order === 'relevance' ? await findPostedConditions(db, filters) : undefined;
-  const { rows, total, plan } = await findPublicListings(db, { filters, order, limit: query.limit, page: query.page, posted });
+  const { rows, total, plan } = await findPublicListings(db, { filters, order, limit: query.limit, page: query.page });
   nameReadPlan(plan);
   const [rules, photos] = await Promise.all([categoryRulesOf(db, rows), findPhotoRecords(db, rows.flatMap((row) => row.images))]);
   const items = rows.map((row) => publicListingPresenter({ ...row, categoryRules: rules.get(row.categoryId)! }, photos));

@@ -1,20 +1,20 @@
-import { and, eq, inArray } from 'drizzle-orm/sql/expressions/conditions';
+import { and, eq } from 'drizzle-orm/sql/expressions/conditions';
 import { sql } from 'drizzle-orm/sql/sql';
-import { cappedTotal, type MatchedTotal } from '../db/bounded-total.js';
+import { cappedTotal, EXACT_TOTAL_LIMIT, type MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
+import { countListings } from '../db/kept-totals.js';
 import { listings } from '../db/schema.js';
-import { newestFirst, newestFirstPage, newestFirstTotal, type NewestFirstSearch } from '../listings/newest-first.js';
+import { newestFirst, newestFirstPage, type NewestFirstSearch, type RowSelection } from '../listings/newest-first.js';
 import { notTrashed } from '../listings/queries.js';
-import { priceBandPage, priceBandTotal, type PriceBandSearch } from '../listings/price-bands.js';
-import { priceOrder, priceOrderedPage } from '../listings/price-ordered.js';
-import { postedConditions, postedNewestPageIds, postedTermPageIds, postedTotal, type PostedScope } from '../listings/search-postings.js';
-import { relevantFirstPage, relevantPostedPageIds, rowsInOrder } from '../listings/relevant-first.js';
-import { relevanceOf } from '../search/word-matches.js';
-import { categoryNamed, postedSearchOf, publicPageRows, publicSearch, type PublicListingPageRow } from './queries.js';
+import { DEFERRED_FROM } from '../listings/read-tuning.js';
+import { allOf, filtersQuery, searchQuery, type WordMatch } from '../search/document-query.js';
+import type { SearchWord } from '../search/word-expansion.js';
+import { documentPage, documentTotal, orderOf, type DocumentOrder, type DocumentSearch } from './document-reads.js';
+import { attributeTermsOf, categoryNamed, documentSearchOf, publicPageRows, publicSearch, type PublicListingFilters, type PublicListingPageRow } from './queries.js';
 import { offsetOf, planStorefrontRead, SERVED_RESULTS, type StorefrontReadPlan, type StorefrontReadPlanName, type StorefrontReadRequest } from './read-plan.js';
 
-interface PageRead {
-  rows: PublicListingPageRow[];
+interface PageRead<Row> {
+  rows: Row[];
   total?: MatchedTotal;
 }
 
@@ -41,99 +41,180 @@ function nearPage(executor: Executor, inCategory: boolean) {
   return prepared;
 }
 
-/** What every executor is given: the request, and its filters split as the page readers take them. */
+/**
+ * The share of the listings a filter is assumed to keep when no kept count tells: an attribute
+ * value, an amenity, a price range, a word matched only whole. Only the first window's width
+ * depends on it (a window too narrow is read again wider).
+ */
+const ASSUMED_SHARE = 0.1;
+
+/** How many available listings there are, and how many of them the category holds (undefined without one), by the kept totals. */
+interface ScopeCounts {
+  everyListing: number;
+  inScope: number;
+}
+
+async function scopeCounts(executor: Executor, filters: PublicListingFilters): Promise<ScopeCounts> {
+  const [everyListing, inCategory] = await Promise.all([
+    countListings(executor, { status: 'AVAILABLE' }),
+    filters.categoryId ? countListings(executor, { status: 'AVAILABLE', categoryId: filters.categoryId }) : undefined,
+  ]);
+  return { everyListing, inScope: inCategory ?? everyListing };
+}
+
+/** About how many listings hold a word at `level` (see WordMatch), by the kept counts. */
+function wordListings(word: SearchWord, level: WordMatch, everyListing: number): number {
+  const { mostBegun, inTitles, near } = word.listings;
+  if (word.wholeOnly || level === 'title') return inTitles;
+  if (level === 'title-near') return inTitles + near;
+  if (word.begun === undefined) return everyListing;
+  const typed = Math.max(mostBegun, inTitles);
+  return level === 'typed' ? typed : typed + near;
+}
+
+/** About how many available listings match the filters, their words at `level`: each filter's share of the listings, multiplied. */
+function estimatedMatches(filters: PublicListingFilters, { everyListing, inScope }: ScopeCounts, level: WordMatch): number {
+  const shares = [
+    ...(filters.search?.words ?? []).map((word) => Math.min(1, wordListings(word, level, everyListing) / Math.max(everyListing, 1))),
+    ...filters.attributes.map(() => ASSUMED_SHARE),
+    ...filters.amenities.map(() => ASSUMED_SHARE),
+    ...(filters.priceMin !== undefined || filters.priceMax !== undefined ? [ASSUMED_SHARE] : []),
+  ];
+  return Math.max(1, shares.reduce((estimate, share) => estimate * share, inScope));
+}
+
+/**
+ * A total known without counting: one word alone, held by at least EXACT_TOTAL_LIMIT listings
+ * by the kept counts, matches at least that many.
+ */
+function keptLowerBound(filters: PublicListingFilters): MatchedTotal | undefined {
+  const words = filters.search?.words ?? [];
+  const alone = words.length === 1 && filters.attributes.length === 0 && filters.amenities.length === 0 && filters.priceMin === undefined && filters.priceMax === undefined && !filters.category;
+  return alone && words[0]!.listings.mostBegun >= EXACT_TOTAL_LIMIT ? cappedTotal(EXACT_TOTAL_LIMIT) : undefined;
+}
+
+/** How many listings match the filters read through the search index, up to the served results. */
+async function searchTotal(executor: Executor, filters: PublicListingFilters): Promise<MatchedTotal> {
+  return keptLowerBound(filters) ?? documentTotal(executor, documentSearchOf(filters, true));
+}
+
+/** What every executor is given: the request, and its filters as the index readers take them. */
 interface ReadContext {
   executor: Executor;
   request: StorefrontReadRequest;
   search: NewestFirstSearch;
 }
 
-/** The request as a price-band read takes it: its category and price range, and the page. */
-function priceBandSearchOf(request: StorefrontReadRequest, search: NewestFirstSearch): PriceBandSearch {
-  const { category, priceMin, priceMax } = request.filters;
-  return { categoryId: category ? categoryNamed(category) : undefined, priceMin, priceMax, offset: search.offset, limit: search.limit, counted: search.counted };
+/** The search at one level of word matching (see WordMatch), with its other filters; undefined when some word cannot match so. */
+function tierQuery(filters: PublicListingFilters, level: WordMatch): string | undefined {
+  const words = searchQuery(filters.search!, level);
+  if (words === undefined) return undefined;
+  return allOf(words, filtersQuery({ attributeTerms: attributeTermsOf(filters), amenities: filters.amenities, categoryId: filters.categoryId ?? undefined }));
 }
 
-/** What narrows each of the request's posted conditions: its price range and its category. */
-function postedScopeOf({ filters }: StorefrontReadRequest): PostedScope {
-  return { priceMin: filters.priceMin, priceMax: filters.priceMax, categoryId: filters.category === undefined ? undefined : categoryNamed(filters.category) };
-}
-
-/**
- * The total of a search that is not read by price bands: counted from its postings when they are
- * few enough to merge (planStorefrontRead() decides), otherwise as its newest-first list's first page gives it.
- */
-function totalOf(source: 'postings' | 'walked' | 'kept', { executor, request, search }: ReadContext): Promise<MatchedTotal> {
-  return source === 'postings' ? postedTotal(executor, request.posted!.conditions, postedScopeOf(request)) : newestFirstTotal(executor, search);
+/** A tier of relevance: its query, and the level of word matching it stands at. */
+interface RelevanceTier {
+  query: string;
+  level: WordMatch;
 }
 
 /**
- * A page of a postings plan with its total. Counted from the postings, the two are read side by
- * side. Counted as a walk's (postings too many to merge, so a deep page), the total comes first:
- * when it is exact, the matches are fewer than the served results, and a page past them is
- * answered without merging postings that rarely meet.
+ * Relevance's tiers, best first: the matches of each level of word matching (see WordMatch) that
+ * no better level matches. Every word in the title, brand or model as typed; with near
+ * spellings there; every word as typed anywhere; near spellings anywhere.
  */
-async function postedPage(source: 'postings' | 'walked', context: ReadContext, readPage: () => Promise<PublicListingPageRow[]>): Promise<PageRead> {
-  if (!context.search.counted) return { rows: await readPage() };
-  if (source === 'postings') {
-    const [rows, total] = await Promise.all([readPage(), totalOf(source, context)]);
-    return { rows, total };
+function relevanceTiers(filters: PublicListingFilters): RelevanceTier[] {
+  const tiers: RelevanceTier[] = [];
+  const better: string[] = [];
+  for (const level of ['title', 'title-near', 'typed', 'near'] as const) {
+    const query = tierQuery(filters, level);
+    if (query === undefined || better.includes(query)) continue;
+    tiers.push({ level, query: better.length === 0 ? query : `(${query}) & !(${better.map((other) => `(${other})`).join(' | ')})` });
+    better.push(query);
   }
-  const total = await totalOf(source, context);
-  if (total.exact && context.search.offset >= total.total) return { rows: [], total };
-  return { rows: await readPage(), total };
+  return tiers;
 }
 
-type Executors = { [Name in StorefrontReadPlanName]: (plan: Extract<StorefrontReadPlan, { name: Name }>, context: ReadContext) => Promise<PageRead> };
+/**
+ * A page by relevance: tier by tier, newest first in each. A tier whose page came back short
+ * ended there, which says how many it holds; only a tier the page starts past is counted.
+ */
+async function relevantPage<Row>(context: ReadContext, counts: ScopeCounts, selectRows: RowSelection<Row>): Promise<Row[]> {
+  const { executor, request, search } = context;
+  const { priceMin, priceMax } = request.filters;
+  let offset = search.offset;
+  const rows: Row[] = [];
+  for (const { query, level } of relevanceTiers(request.filters)) {
+    const tier: DocumentSearch = { query, priceMin, priceMax, estimate: estimatedMatches(request.filters, counts, level) };
+    const limit = search.limit - rows.length;
+    const read = await documentPage(executor, tier, 'newest', { offset, limit }, selectRows);
+    rows.push(...read);
+    if (rows.length === search.limit) break;
+    if (read.length > 0) offset = 0;
+    else {
+      const held = await documentTotal(executor, tier);
+      if (!held.exact) break;
+      offset = Math.max(0, offset - held.total);
+    }
+  }
+  return rows;
+}
+
+type Executors = { [Name in StorefrontReadPlanName]: (plan: Extract<StorefrontReadPlan, { name: Name }>, context: ReadContext) => Promise<PageRead<PublicListingPageRow>> };
+
+/** The kept total of available listings (of the category). */
+async function keptTotal({ search }: ReadContext): Promise<MatchedTotal | undefined> {
+  return search.counted ? { total: await search.indexedCount(), exact: true } : undefined;
+}
+
+/** A page read through the search index beside its total. */
+async function withSearchTotal<Row>(context: ReadContext, readRows: () => Promise<Row[]>): Promise<PageRead<Row>> {
+  const [rows, total] = await Promise.all([readRows(), context.search.counted ? searchTotal(context.executor, context.request.filters) : undefined]);
+  return { rows, total };
+}
 
 /** One executor per plan; see planStorefrontRead() for when each is chosen. */
 const executors: Executors = {
   'no-match': async (_plan, { search }) => ({ rows: [], total: search.counted ? { total: 0, exact: true } : undefined }),
-  'past-served': async (plan, context) => {
+  'past-served': async (_plan, context) => {
     const { executor, request, search } = context;
     if (!search.counted) return { rows: [] };
-    if (plan.total === 'price-bands') return { rows: [], total: await priceBandTotal(executor, priceBandSearchOf(request, search)) };
-    return { rows: [], total: await totalOf(plan.total, context) };
+    const { filters } = request;
+    const total = search.checked === undefined ? await keptTotal(context) : await searchTotal(executor, filters);
+    return { rows: [], total };
   },
-  'near-page': async (plan, { executor, request, search }) => {
+  'newest-index': async (_plan, context) => {
+    const { executor, request, search } = context;
+    if (search.offset >= DEFERRED_FROM) return newestFirstPage(executor, search, publicPageRows);
     const [rows, total] = await Promise.all([
-      nearPage(executor, plan.inCategory).execute({ category: request.filters.category, limit: search.limit, offset: search.offset }),
-      search.counted ? search.indexedCount() : undefined,
-    ]);
-    return { rows, total: total === undefined ? undefined : { total, exact: true } };
-  },
-  'deferred-page': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
-  'price-bands': (_plan, { executor, request, search }) => priceBandPage(executor, priceBandSearchOf(request, search), publicPageRows),
-  'newest-postings': (plan, context) =>
-    postedPage(plan.total, context, async () =>
-      publicPageRows(context.executor)
-        .where(inArray(listings.id, postedNewestPageIds(plan.conditions, postedScopeOf(context.request), context.search.offset, context.search.limit)))
-        .orderBy(...newestFirst),
-    ),
-  'newest-walk': (_plan, { executor, search }) => newestFirstPage(executor, search, publicPageRows),
-  'price-index': (plan, { executor, search }) => priceOrderedPage(executor, search, plan.direction, publicPageRows, []),
-  'price-postings': async (plan, { executor, search }) => {
-    const [rows, total] = await Promise.all([
-      publicPageRows(executor)
-        .where(inArray(listings.id, postedTermPageIds(plan.term, plan.direction, search.offset, search.limit)))
-        .orderBy(...priceOrder(plan.direction)),
-      search.counted ? newestFirstTotal(executor, search) : undefined,
+      nearPage(executor, request.filters.category !== undefined).execute({ category: request.filters.category, limit: search.limit, offset: search.offset }),
+      keptTotal(context),
     ]);
     return { rows, total };
   },
-  'price-sources': async (plan, { executor, request, search }) =>
-    priceOrderedPage(executor, search, plan.direction, publicPageRows, await postedConditions(executor, postedSearchOf(request.filters))),
-  'relevant-postings': (plan, context) =>
-    postedPage(plan.total, context, async () => {
-      const { executor, request, search } = context;
-      const matchIds = (offset: number, limit: number) => postedNewestPageIds(plan.conditions, postedScopeOf(request), offset, limit);
-      return rowsInOrder(executor, await relevantPostedPageIds(executor, search, relevanceOf(request.filters.search!), matchIds), publicPageRows);
-    }),
-  'relevant-first': (_plan, { executor, request, search }) => relevantFirstPage(executor, search, relevanceOf(request.filters.search!), publicPageRows),
+  'price-index': async (plan, context) => {
+    const { executor, search } = context;
+    const [rows, total] = await Promise.all([
+      publicPageRows(executor).where(search.indexed).orderBy(...orderOf(plan.direction === 'asc' ? 'price_asc' : 'price_desc')).limit(search.limit).offset(search.offset),
+      keptTotal(context),
+    ]);
+    return { rows, total };
+  },
+  'search-index': async (plan, context) => {
+    const { executor, request, search } = context;
+    const estimate = estimatedMatches(request.filters, await scopeCounts(executor, request.filters), 'near');
+    return withSearchTotal(context, () =>
+      documentPage(executor, { ...documentSearchOf(request.filters, true), estimate }, plan.order, search, publicPageRows),
+    );
+  },
+  'relevance-tiers': async (_plan, context) => {
+    const counts = await scopeCounts(context.executor, context.request.filters);
+    return withSearchTotal(context, () => relevantPage(context, counts, publicPageRows));
+  },
 };
 
-function execute<Name extends StorefrontReadPlanName>(plan: Extract<StorefrontReadPlan, { name: Name }>, context: ReadContext): Promise<PageRead> {
-  return (executors[plan.name] as (plan: StorefrontReadPlan, context: ReadContext) => Promise<PageRead>)(plan, context);
+function execute<Name extends StorefrontReadPlanName>(plan: Extract<StorefrontReadPlan, { name: Name }>, context: ReadContext): Promise<PageRead<PublicListingPageRow>> {
+  return (executors[plan.name] as (plan: StorefrontReadPlan, context: ReadContext) => Promise<PageRead<PublicListingPageRow>>)(plan, context);
 }
 
 /**
@@ -144,7 +225,7 @@ function execute<Name extends StorefrontReadPlanName>(plan: Extract<StorefrontRe
 export async function findPublicListings(
   executor: Executor,
   request: StorefrontReadRequest,
-): Promise<PageRead & { plan: StorefrontReadPlanName }> {
+): Promise<PageRead<PublicListingPageRow> & { plan: StorefrontReadPlanName }> {
   const plan = planStorefrontRead(request);
   const offset = offsetOf(request);
   const search: NewestFirstSearch = {
@@ -155,4 +236,22 @@ export async function findPublicListings(
   };
   const { rows, total } = await execute(plan, { executor, request, search });
   return { rows, total: total === undefined ? undefined : cappedTotal(total.total), plan: plan.name };
+}
+
+/** The cheapest and dearest price among the listings matching the filters, each the first of their list in price order. */
+export async function priceRangeOf(executor: Executor, filters: PublicListingFilters): Promise<{ min: number | null; max: number | null }> {
+  const selectPrices: RowSelection<{ price: number }> = (source) => source.select({ price: listings.price }).from(listings).$dynamic();
+  const first = async (order: DocumentOrder) => {
+    if (filters.categoryId === null || filters.search?.matchesNothing) return undefined;
+    const search = publicSearch(executor, filters);
+    if (search.checked === undefined) {
+      const [row] = await selectPrices(executor).where(search.indexed).orderBy(...orderOf(order)).limit(1);
+      return row?.price;
+    }
+    const estimate = estimatedMatches(filters, await scopeCounts(executor, filters), 'near');
+    const [row] = await documentPage(executor, { ...documentSearchOf(filters, true), estimate }, order, { offset: 0, limit: 1 }, selectPrices);
+    return row?.price;
+  };
+  const [min, max] = await Promise.all([first('price_asc'), first('price_desc')]);
+  return { min: min ?? null, max: max ?? null };
 }

@@ -1,4 +1,4 @@
-import { and, arrayContains, eq, gte, lte, ne, or } from 'drizzle-orm/sql/expressions/conditions';
+import { and, eq, ne, or } from 'drizzle-orm/sql/expressions/conditions';
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm/sql/sql';
 import { publicProfileColumns } from '../auth/presenter.js';
 import type { Database, Executor } from '../db/client.js';
@@ -8,14 +8,16 @@ import { listingUnedited } from '../db/unedited.js';
 import { photoRecordsOf, type PhotoRecord } from '../media/photo-records.js';
 import type { NewestFirstSearch } from '../listings/newest-first.js';
 import { notTrashed, outOfTrash } from '../listings/queries.js';
-import type { PostedSearch } from '../listings/search-postings.js';
-import type { TextSearch } from '../search/word-corrections.js';
-import { searchMatches } from '../search/word-matches.js';
+import { allOf, filtersQuery, searchQuery } from '../search/document-query.js';
+import type { TextSearch } from '../search/word-expansion.js';
+import { documentMatches, type DocumentSearch } from './document-reads.js';
 
 export interface PublicListingFilters {
   /** A category's display name or code, matched case-insensitively. */
   category?: string;
-  /** Words of the title, brand or model (typos allowed) or substrings of the title or description, ignoring case. */
+  /** The id of the category `category` names (categoryIdNamed()); null when it names none, which nothing matches. */
+  categoryId?: string | null;
+  /** Words matched as the search document is (see docs/search.md). */
   search?: TextSearch;
   priceMin?: number;
   priceMax?: number;
@@ -73,32 +75,45 @@ export function categoryNamed(nameOrDisplayName: string | SQLWrapper): SQL<strin
     order by lower(${categories.displayName}) = lower(${nameOrDisplayName}) desc, ${categories.name} limit 1)`;
 }
 
-/**
- * The listing names every one of `amenities` (lower-cased), whether stored as an array or a
- * comma-separated string: written as the partial index of migration 0025 reads it, so the planner
- * finds such listings through it instead of checking every available listing.
- */
-function holdsAmenities(amenities: string[]): SQL {
-  return sql`(${listings.attributes} ? 'amenities' and listing_amenities(${listings.attributes}) @> ${sql.param(amenities)}::text[])`;
-}
-
-/** The attribute filters as the `name=value` terms listings keep (lower-cased, migration 0016). */
+/** The attribute filters as the `name=value` terms the search documents hold (lower-cased). */
 export function attributeTermsOf(filters: PublicListingFilters): string[] {
   return filters.attributes.map(([name, value]) => `${name.toLowerCase()}=${value.toLowerCase()}`);
 }
 
-/** The conditions checked on each candidate row: everything but status and category. */
-function checkedConditions(filters: PublicListingFilters): SQL | undefined {
-  const conditions: SQL[] = [];
-  if (filters.search) conditions.push(searchMatches(filters.search));
-  if (filters.priceMin !== undefined) conditions.push(gte(listings.price, filters.priceMin));
-  if (filters.priceMax !== undefined) conditions.push(lte(listings.price, filters.priceMax));
-  if (filters.attributes.length > 0) {
-    // One containment on the stored `name=value` terms, served by a GIN index over available listings.
-    conditions.push(arrayContains(listings.attributeTerms, attributeTermsOf(filters)));
-  }
-  if (filters.amenities.length > 0) conditions.push(holdsAmenities(filters.amenities));
-  return conditions.length > 0 ? and(...conditions) : undefined;
+/** Whether any filter is read from the search documents: everything but the category alone. */
+export function hasDocumentFilters(filters: PublicListingFilters): boolean {
+  return (
+    filters.search !== undefined ||
+    filters.priceMin !== undefined ||
+    filters.priceMax !== undefined ||
+    filters.attributes.length > 0 ||
+    filters.amenities.length > 0
+  );
+}
+
+/**
+ * The filters as the search index reads them, the words matched at their loosest (any way a
+ * word matches, typos included); `withCategory` adds the category to the query.
+ */
+export function documentSearchOf(filters: PublicListingFilters, withCategory: boolean): Pick<DocumentSearch, 'query' | 'priceMin' | 'priceMax'> {
+  return {
+    query: allOf(
+      filters.search === undefined ? undefined : searchQuery(filters.search, 'near'),
+      filtersQuery({
+        attributeTerms: attributeTermsOf(filters),
+        amenities: filters.amenities,
+        categoryId: withCategory ? (filters.categoryId ?? undefined) : undefined,
+      }),
+    ),
+    priceMin: filters.priceMin,
+    priceMax: filters.priceMax,
+  };
+}
+
+/** The id of the category a storefront `category` filter names (see categoryNamed()), or null. */
+export async function categoryIdNamed(executor: Executor, nameOrDisplayName: string): Promise<string | null> {
+  const [row] = await executor.select({ id: sql<string | null>`${categoryNamed(nameOrDisplayName)}` }).from(sql`(select 1) as one`);
+  return row?.id ?? null;
 }
 
 /** The storefront page's columns, from `listings` and its category, for the page readers. */
@@ -110,25 +125,17 @@ export function publicPageRows(source: Pick<Executor, 'select'>) {
     .$dynamic();
 }
 
-/** The search as price order reads it from the postings: its words (as typed, and the known words each stands for) and attribute terms. */
-export function postedSearchOf(filters: PublicListingFilters): PostedSearch {
-  return {
-    words: filters.search?.words.map((word) => ({ typed: word.typed, known: [...word.exact, ...word.near], wholeOnly: word.wholeOnly })) ?? [],
-    terms: attributeTermsOf(filters),
-  };
-}
-
 /**
- * The storefront's filters split as the page readers take them: available listings (of the
- * category) out of the trash from their newest-first index, counted by the kept totals; the rest
- * checked per row.
+ * The storefront's filters split as a filter panel reads them: available listings (of the
+ * category) out of the trash, counted by the kept totals; the rest checked per row, which the
+ * search index serves.
  */
 export function publicSearch(executor: Executor, filters: PublicListingFilters): Omit<NewestFirstSearch, 'offset' | 'limit' | 'counted'> {
   const categoryId = filters.category ? categoryNamed(filters.category) : undefined;
   return {
     ...outOfTrash(and(eq(listings.status, 'AVAILABLE'), categoryId === undefined ? undefined : eq(listings.categoryId, categoryId))),
     indexedCount: () => countListings(executor, { status: 'AVAILABLE', categoryId }),
-    checked: checkedConditions(filters),
+    checked: hasDocumentFilters(filters) ? documentMatches(documentSearchOf(filters, false)) : undefined,
   };
 }
 

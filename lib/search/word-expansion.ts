@@ -1,0 +1,151 @@
+import { sql } from 'drizzle-orm/sql/sql';
+import type { Executor } from '../db/client.js';
+import { queryRows } from '../db/query-rows.js';
+import { searchTerms } from '../db/schema.js';
+import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, NEAREST_WORDS, queryWords } from './query-words.js';
+
+/**
+ * The most of the shop's words one search word is expanded to as their beginning: past it (`pro`
+ * begins thousands of words), the beginning itself is searched, which the index reads as one range.
+ */
+export const MOST_BEGUN_WORDS = 256;
+
+/** The most title, brand and model words holding a search word that it is expanded to; the rest are left out. */
+export const MOST_TITLE_WORDS = 1_000;
+
+/**
+ * A word of descriptions (and attribute values) is a near spelling's candidate only when at least
+ * this many available listings hold it, as the partial index `search_terms_common_trgm_idx` holds
+ * them; words of titles, brands and models always are. Finding the nearest among every word a
+ * catalogue's descriptions use (350,000 at a million listings, most held by a few listings)
+ * costs a quarter of a second; among these, a few milliseconds.
+ */
+export const COMMON_WORD_LISTINGS = 100;
+
+/**
+ * One word of a storefront search, split and lower-cased as the listings' documents are (by
+ * PostgreSQL's `simple` parser), with the words of the shop it stands for.
+ */
+export interface SearchWord {
+  word: string;
+  /** Shorter than three characters or without a letter (matchesWholeWordsOnly()): only a whole word of a title, brand or model. */
+  wholeOnly: boolean;
+  /**
+   * The shop's words it begins (itself among them when held, and those equal to it but for
+   * accents), or undefined when they are more than MOST_BEGUN_WORDS: then the beginning itself.
+   */
+  begun: string[] | undefined;
+  /**
+   * How many available listings hold the words it stands for, by the kept counts: the most any
+   * word it begins holds (at least this many listings match it as typed), and added up, the words
+   * it begins, the title words holding it and its near spellings. What a read's first window is sized by.
+   */
+  listings: { mostBegun: number; begun: number; inTitles: number; near: number };
+  /** Words of titles, brands and models holding it (the ones it begins among them), and the shop's words equal to it but for accents. */
+  inTitles: string[];
+  /** The shop's words a typo or two away (allowedTypos()), none of them begun: words of titles, brands and models, and common words (COMMON_WORD_LISTINGS). */
+  near: string[];
+}
+
+/** A storefront search: the text as typed and its words. */
+export interface TextSearch {
+  text: string;
+  words: SearchWord[];
+  /** Some word stands for none of the shop's words (or for no word at all: punctuation, emoji): no listing matches. */
+  matchesNothing: boolean;
+}
+
+
+/** A word of the shop, with how many available listings hold it. */
+type HeldWord = [term: string, listings: number];
+
+interface ExpandedRow {
+  chunk: number;
+  word: string | null;
+  begun: HeldWord[];
+  inTitles: HeldWord[];
+  nearest: HeldWord[];
+}
+
+/** Whether `word` stands for some listing's word in any way. */
+function standsForAWord(word: SearchWord): boolean {
+  return word.wholeOnly ? word.inTitles.includes(word.word) : word.begun === undefined || word.begun.length + word.inTitles.length + word.near.length > 0;
+}
+
+/**
+ * The words of `text`, each expanded against the shop's words (search_terms) in one statement:
+ * the words it begins (one range of the "C"-collated key: every word it begins sorts from it to it
+ * followed by the highest character), the title, brand and model words holding it, and its
+ * nearest words by trigrams, of which those a typo or two away are kept.
+ */
+export async function expandSearch(executor: Executor, text: string): Promise<TextSearch> {
+  const chunks = queryWords(text);
+  const rows = await queryRows<ExpandedRow>(
+    executor,
+    sql`
+    with typed as (select chunk, at::int from unnest(${sql.param(chunks)}::text[]) with ordinality as typed(chunk, at)),
+    split as (
+      select typed.at, token.word from typed
+      left join lateral unnest(tsvector_to_array(to_tsvector('simple', typed.chunk))) as token(word) on true
+    )
+    select split.at as chunk, split.word,
+      coalesce((select json_agg(json_build_array(begun.term, begun.listings)) from (
+        select ${searchTerms.term} as term, ${searchTerms.listings} as listings from ${searchTerms}
+        where ${searchTerms.kind} = 'text' and ${searchTerms.term} >= split.word and ${searchTerms.term} < split.word || chr(1114111)
+        order by ${searchTerms.term} limit ${MOST_BEGUN_WORDS + 1}) as begun), '[]') as "begun",
+      coalesce((select json_agg(json_build_array(titled.term, titled.listings)) from (
+        select ${searchTerms.term} as term, ${searchTerms.listings} as listings from ${searchTerms}
+        where ${searchTerms.kind} = 'word' and ${searchTerms.term} like '%' || replace(replace(replace(split.word, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
+        limit ${MOST_TITLE_WORDS}) as titled), '[]') as "inTitles",
+      coalesce((select json_agg(json_build_array(nearest.term, nearest.listings)) from (
+        (select ${searchTerms.term} as term, ${searchTerms.listings} as listings from ${searchTerms}
+          where ${searchTerms.kind} = 'word' order by ${searchTerms.term} <-> split.word limit ${NEAREST_WORDS})
+        union
+        (select ${searchTerms.term} as term, ${searchTerms.listings} as listings from ${searchTerms}
+          where ${searchTerms.kind} = 'text' and ${searchTerms.listings} >= ${sql.raw(String(COMMON_WORD_LISTINGS))}
+          order by ${searchTerms.term} <-> split.word limit ${NEAREST_WORDS})) as nearest), '[]') as "nearest"
+    from split where split.word is not null
+    union all
+    select typed.at, null, '[]', '[]', '[]' from typed
+    where not exists (select from split where split.at = typed.at and split.word is not null)`,
+  );
+  const words = rows.filter((row) => row.word !== null).map((row) => expandedWord(row as ExpandedRow & { word: string }));
+  const unsplit = rows.some((row) => row.word === null);
+  return { text, words, matchesNothing: chunks.length === 0 || unsplit || !words.every(standsForAWord) };
+}
+
+const total = (words: Iterable<HeldWord>) => [...words].reduce((sum, [, listings]) => sum + Number(listings), 0);
+
+function expandedWord({ word, begun, inTitles, nearest }: ExpandedRow & { word: string }): SearchWord {
+  if (matchesWholeWordsOnly(word)) {
+    const held = inTitles.filter(([term]) => term === word);
+    return { word, wholeOnly: true, begun: [], listings: { mostBegun: 0, begun: 0, inTitles: total(held), near: 0 }, inTitles: held.map(([term]) => term), near: [] };
+  }
+  const folded = foldWord(word);
+  const tooMany = begun.length > MOST_BEGUN_WORDS;
+  const begunWords = new Map<string, number>(tooMany ? [] : begun);
+  const titled = new Map<string, number>(inTitles);
+  const near = new Map<string, number>();
+  for (const [term, listings] of nearest) {
+    if (begunWords.has(term)) continue;
+    const distance = editDistance(foldWord(term), folded);
+    if (distance === 0) {
+      // The word but for accents: as typed, in a title as anywhere.
+      begunWords.set(term, listings);
+      titled.set(term, listings);
+    } else if (distance <= allowedTypos(folded)) near.set(term, listings);
+  }
+  return {
+    word,
+    wholeOnly: false,
+    begun: tooMany ? undefined : [...begunWords.keys()],
+    listings: {
+      mostBegun: Math.max(0, ...begun.map(([, listings]) => Number(listings))),
+      begun: total(begun),
+      inTitles: total(titled),
+      near: total(near),
+    },
+    inTitles: [...titled.keys()],
+    near: [...near.keys()],
+  };
+}

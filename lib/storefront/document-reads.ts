@@ -1,0 +1,133 @@
+import { and, eq, gte, isNull, lte } from 'drizzle-orm/sql/expressions/conditions';
+import { asc, desc } from 'drizzle-orm/sql/expressions/select';
+import { sql, type SQL } from 'drizzle-orm/sql/sql';
+import { boundedTotal, type MatchedTotal } from '../db/bounded-total.js';
+import type { Executor } from '../db/client.js';
+import { queryRows } from '../db/query-rows.js';
+import { listings } from '../db/schema.js';
+import { throughBitmapScans, type ListingOrder, type RowSelection } from '../listings/newest-first.js';
+
+/**
+ * Reads of the available listings matching a storefront search through their one search index
+ * (`listings_available_searchDocument_idx`, migration 0030): a query of their documents and a
+ * price range, in an order, a window of the order's key at a time.
+ */
+export interface DocumentSearch {
+  /** Words, attribute terms, amenities and the category, as tsquery text; undefined when nothing but prices filters. */
+  query: string | undefined;
+  priceMin?: number;
+  priceMax?: number;
+  /** About how many listings match: how wide the first window is. */
+  estimate: number;
+}
+
+export type DocumentOrder = 'newest' | 'price_asc' | 'price_desc';
+
+/**
+ * A first window holds about this many times the matches the page needs, at the estimated
+ * density: room for chance, since matches are not spread evenly over the order's key.
+ */
+const WINDOW_ROOM = 1.5;
+
+/** A window that held too few matches is read again this many times as wide. */
+const WINDOW_GROWTH = 3;
+
+/** From this share of the order key's range on, the whole range is read: a window would save little. */
+const WHOLE_RANGE = 0.5;
+
+/**
+ * How many of the newest matches a price order samples to place its window: a word's listings
+ * are priced unlike the catalogue (phones dearer than cables), so the column's own histogram
+ * would misplace it.
+ */
+const PRICE_SAMPLE = 400;
+
+/** Available listings out of the trash: what the search index holds (its predicate). */
+const available = and(eq(listings.status, 'AVAILABLE'), isNull(listings.deletedAt))!;
+
+/** The listings matching the search, as a condition the search index serves whole. */
+export function documentMatches(search: Pick<DocumentSearch, 'query' | 'priceMin' | 'priceMax'>): SQL {
+  return and(
+    available,
+    search.query === undefined ? undefined : sql`${listings.searchDocument} @@ ${search.query}::tsquery`,
+    search.priceMin === undefined ? undefined : gte(listings.price, search.priceMin),
+    search.priceMax === undefined ? undefined : lte(listings.price, search.priceMax),
+  )!;
+}
+
+export function orderOf(order: DocumentOrder): ListingOrder {
+  const newest = [desc(listings.createdAt), desc(listings.id)];
+  if (order === 'newest') return newest;
+  return [order === 'price_asc' ? asc(listings.price) : desc(listings.price), ...newest];
+}
+
+/**
+ * The creation time that about `share` of the listings reach, newest first, from the planner's
+ * histogram of the column; undefined without one.
+ */
+async function newestBound(executor: Executor, share: number): Promise<string | undefined> {
+  const [row] = await queryRows<{ bound: string | null }>(
+    executor,
+    sql`select (bounds.values)[least(cardinality(bounds.values), greatest(1, floor((1 - ${share}::float8) * cardinality(bounds.values))::int))] as bound
+      from pg_stats, lateral (select histogram_bounds::text::text[] as values) as bounds
+      where schemaname = current_schema() and tablename = 'listings' and attname = 'createdAt'`,
+  );
+  return row?.bound ?? undefined;
+}
+
+const selectPrices: RowSelection<{ price: number }> = (source) => source.select({ price: listings.price }).from(listings).$dynamic();
+
+/**
+ * The price that about `share` of the matches reach, cheapest or dearest first, from the prices
+ * of the newest PRICE_SAMPLE matches; undefined when they are all the matches, or too few to tell.
+ */
+async function priceBound(executor: Executor, search: DocumentSearch, order: 'price_asc' | 'price_desc', share: number): Promise<string | undefined> {
+  const sample = await documentPage(executor, search, 'newest', { offset: 0, limit: PRICE_SAMPLE }, selectPrices);
+  if (sample.length < PRICE_SAMPLE) return undefined;
+  const prices = sample.map((row) => Number(row.price)).sort((a, b) => (order === 'price_asc' ? a - b : b - a));
+  const rank = Math.ceil(share * prices.length);
+  return rank < prices.length ? String(prices[rank]) : undefined;
+}
+
+/** The bound of the window of the order's key that about `share` of the matches reach first. */
+function windowBound(executor: Executor, search: DocumentSearch, order: DocumentOrder, share: number): Promise<string | undefined> {
+  return order === 'newest' ? newestBound(executor, share) : priceBound(executor, search, order, share);
+}
+
+function withinWindow(order: DocumentOrder, bound: string): SQL {
+  if (order === 'newest') return sql`${listings.createdAt} >= ${bound}::timestamptz`;
+  return order === 'price_asc' ? sql`${listings.price} <= ${bound}::numeric` : sql`${listings.price} >= ${bound}::numeric`;
+}
+
+/**
+ * A page of the matches in `order`. The matches that come first in the order are found in a
+ * window of its key (listings at least this new, this cheap or this dear) sized from the estimate:
+ * by the column's histogram for creation times, by a sample of the matches for prices. The index
+ * intersects it with the query before any listing is read. A window that holds fewer matches
+ * than the page needs is read again wider, and past WHOLE_RANGE the matches are read whole.
+ */
+export async function documentPage<Row>(
+  executor: Executor,
+  search: DocumentSearch,
+  order: DocumentOrder,
+  page: { offset: number; limit: number },
+  selectRows: RowSelection<Row>,
+): Promise<Row[]> {
+  const wanted = page.offset + page.limit;
+  const read = (window: SQL | undefined) =>
+    throughBitmapScans(executor, async (tx) =>
+      selectRows(tx).where(and(documentMatches(search), window)).orderBy(...orderOf(order)).limit(page.limit).offset(page.offset),
+    );
+  for (let share = (WINDOW_ROOM * wanted) / Math.max(search.estimate, 1); share < WHOLE_RANGE; share *= WINDOW_GROWTH) {
+    const bound = await windowBound(executor, search, order, share);
+    if (bound === undefined) break;
+    const rows = await read(withinWindow(order, bound));
+    if (rows.length === page.limit) return rows;
+  }
+  return read(undefined);
+}
+
+/** How many listings match, counted through the search index up to the served results. */
+export function documentTotal(executor: Executor, search: Pick<DocumentSearch, 'query' | 'priceMin' | 'priceMax'>): Promise<MatchedTotal> {
+  return throughBitmapScans(executor, (tx) => boundedTotal(tx, sql`select 1 from ${listings} where ${documentMatches(search)}`));
+}
