@@ -135,8 +135,8 @@ describe('GET /api/public/listings', () => {
       expect(ids((await api.get('/api/public/listings?q=watch')).body)).toEqual([watch.id]);
     });
 
-    it('matches q as a word of the brand too, ranking a title word first', async () => {
-      expect(ids((await api.get('/api/public/listings?q=apple')).body)).toEqual([watch.id, iphone.id]);
+    it('matches q as a word of the brand too, ranked with title words, newest first', async () => {
+      expect(ids((await api.get('/api/public/listings?q=apple')).body)).toEqual([iphone.id, watch.id]);
     });
 
     it('treats % and _ in q as literal characters, and a word without letters only as a whole word of the title, brand or model', async () => {
