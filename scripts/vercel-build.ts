@@ -1,6 +1,7 @@
 import '../lib/cli/project-env.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { explainFailure } from '../lib/cli/failure.js';
 import { config, describeMissing, missingSettings } from '../lib/config.js';
 import { runMigrations } from '../lib/db/migrate.js';
 import { log } from '../lib/log.js';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  log.error('build failed', { error: error instanceof Error ? error.message : String(error) });
+  // The one line a command would print (a database the server lacks names its setting and the createdb line).
+  log.error('build failed', { error: explainFailure(error) });
   process.exit(1);
 });

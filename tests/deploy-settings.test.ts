@@ -9,6 +9,7 @@ import { discoverRoutes } from '../lib/local-server/route-table.js';
 import { buildRoutes } from '../lib/platform/project-routes.js';
 import { STATIC_FILES } from '../lib/platform/static-files.js';
 import { makeTempDir } from './support/databases.js';
+import { startMissingDatabaseServer } from './support/missing-database-server.js';
 import { useTestServer } from './support/test-server.js';
 
 interface RunResult {
@@ -109,6 +110,27 @@ describe('on the platform (VERCEL set), a missing setting fails loudly', () => {
     );
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('build failed');
+  });
+
+  it('a production build whose database the server lacks fails naming DATABASE_URL and the createdb line that makes it', SCRIPT_RUN, async () => {
+    const server = await startMissingDatabaseServer();
+    try {
+      const result = await runScript('scripts/vercel-build.ts', {
+        VERCEL: '1',
+        VERCEL_ENV: 'production',
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${server.port}/shop_production`,
+        JWT_SECRET: LONG_SECRET,
+        CLOUDINARY_URL: IMAGE_HOST,
+        CRON_SECRET: 'a-cron-secret',
+      });
+      expect(result.code).not.toBe(0);
+      const failure = result.output.split('\n').find((line) => line.includes('"build failed"'));
+      expect((JSON.parse(failure!) as { error: string }).error).toBe(
+        `The database "shop_production" that DATABASE_URL names does not exist on its server: create it (createdb -h 127.0.0.1 -p ${server.port} -U postgres shop_production), or fix DATABASE_URL.`,
+      );
+    } finally {
+      await server.close();
+    }
   });
 
   it('npm start refuses to start in production with a JWT_SECRET under 32 bytes', SCRIPT_RUN, async () => {
