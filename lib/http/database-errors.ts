@@ -4,6 +4,9 @@ import { ApiError } from './api-error.js';
 
 const UNREACHABLE = 'Service unavailable: the database is unreachable';
 
+/** The server answers but lacks the database the URL names (PostgreSQL's 3D000): a setting to fix, not a bug. */
+const MISSING = 'Service unavailable: the database that DATABASE_URL names does not exist';
+
 /** A statement ran past DATABASE_STATEMENT_TIMEOUT_MS and was cancelled: the database is too busy to answer in time. */
 const TOO_SLOW = 'Service unavailable: the database took too long to answer, please try again';
 
@@ -58,6 +61,8 @@ export function databaseErrorToApiError(error: unknown): ApiError | undefined {
         return new ApiError(503, NOT_MIGRATED);
       case '57014':
         return new ApiError(503, TOO_SLOW);
+      case '3D000':
+        return new ApiError(503, MISSING);
       case '57P01':
       case '57P03':
       case '53300':
