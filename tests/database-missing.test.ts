@@ -34,4 +34,18 @@ describe('a database that does not exist on its server', () => {
     expect(response.body).toEqual({ success: false, code: 'DEPENDENCY_UNAVAILABLE', error: 'Service unavailable: the database that DATABASE_URL names does not exist' });
     expect((await server.api.get('/api/health')).status).toBe(200);
   });
+
+  it('answers readiness 503 saying the database DATABASE_URL names does not exist, without the server, user or password', async () => {
+    const response = await server.api.get('/api/health/ready');
+    const name = databaseUrl.pathname.slice(1);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(response.body).toEqual({
+      success: false,
+      code: 'DEPENDENCY_UNAVAILABLE',
+      error: 'Service unavailable',
+      details: [{ field: 'database', message: `The database "${name}" that DATABASE_URL names does not exist on its server: create it, or fix DATABASE_URL.` }],
+    });
+    for (const part of [databaseUrl.password, databaseUrl.username, databaseUrl.hostname]) expect(JSON.stringify(response.body)).not.toContain(part);
+  });
 });

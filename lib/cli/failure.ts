@@ -1,5 +1,5 @@
 import { config } from '../config.js';
-import { findPostgresError } from '../db/postgres-error.js';
+import { explainMissingDatabase, missingDatabaseName } from '../db/missing-database.js';
 import { log } from '../log.js';
 
 interface SystemError {
@@ -21,8 +21,7 @@ function systemError(error: unknown): SystemError {
  * A server that lacks the database its URL names (PostgreSQL's 3D000): which setting names it, and
  * the `createdb` line that makes it on that server.
  */
-function missingDatabase(message: string | undefined): string {
-  const name = /database "(.+)" does not exist/.exec(message ?? '')?.[1] ?? '';
+function missingDatabase(name: string): string {
   const cfg = config();
   const [setting, url] =
     cfg.databaseUrlUnpooled && new URL(cfg.databaseUrlUnpooled).pathname === `/${name}`
@@ -32,7 +31,7 @@ function missingDatabase(message: string | undefined): string {
   const options = server
     ? [`-h ${server.hostname}`, server.port && `-p ${server.port}`, server.username && `-U ${decodeURIComponent(server.username)}`].filter(Boolean)
     : [];
-  return `The database "${name}" that ${setting} names does not exist on its server: create it (createdb ${[...options, name].join(' ')}), or fix ${setting}.`;
+  return explainMissingDatabase(name, setting, `createdb ${[...options, name].join(' ')}`);
 }
 
 /** What a person should do about a failure, in one line: the causes a newcomer meets get advice. */
@@ -48,8 +47,8 @@ export function explainFailure(error: unknown): string {
   if (system.code === 'ECONNREFUSED' || system.code === 'ENOTFOUND') {
     return `The database at DATABASE_URL cannot be reached (${String(system.code)} ${String(system.address ?? '')}): start it, fix DATABASE_URL, or unset it to use the embedded database.`;
   }
-  const postgres = findPostgresError(error);
-  if (postgres?.code === '3D000') return missingDatabase(postgres.message);
+  const missing = missingDatabaseName(error);
+  if (missing !== undefined) return missingDatabase(missing);
   if (!(error instanceof Error)) return String(error);
   // The query builder wraps a database error in one that quotes the whole statement.
   if (error.message.startsWith('Failed query:') && error.cause instanceof Error) return explainFailure(error.cause);

@@ -1,5 +1,6 @@
 import { config, missingSettings } from '../config.js';
 import { getDb } from '../db/client.js';
+import { explainMissingDatabase, missingDatabaseName } from '../db/missing-database.js';
 import { pendingMigrationCount } from '../db/pending-migrations.js';
 import { ApiError } from '../http/api-error.js';
 import { raw, type Reply } from '../http/reply.js';
@@ -15,6 +16,12 @@ function withinTimeout<T>(work: Promise<T>): Promise<T> {
     timer = setTimeout(() => reject(new Error('database check timed out')), READINESS_TIMEOUT_MS);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Why the database check failed: the database DATABASE_URL names is absent from its server, or the server is out of reach. */
+function databaseProblem(error: unknown): string {
+  const missing = missingDatabaseName(error);
+  return missing === undefined ? 'The database is unreachable' : explainMissingDatabase(missing, 'DATABASE_URL');
 }
 
 /**
@@ -34,8 +41,8 @@ export async function readiness(): Promise<Reply> {
   let pending: number;
   try {
     pending = await withinTimeout(getDb().then(pendingMigrationCount));
-  } catch {
-    throw new ApiError(503, 'Service unavailable', [{ field: 'database', message: 'The database is unreachable' }]);
+  } catch (error) {
+    throw new ApiError(503, 'Service unavailable', [{ field: 'database', message: databaseProblem(error) }]);
   }
   if (pending > 0) {
     const migrations = pending === 1 ? '1 migration is' : `${pending} migrations are`;
