@@ -12,7 +12,8 @@ export function describeDatabase(cfg: Config): string {
 
 /**
  * Migrates the configured database, saying so when that takes a while: a new embedded database is
- * created and migrated on first use (about 20 seconds), and pending migrations may rebuild indexes.
+ * created and migrated on first use (about 15 seconds on an idle machine, the time README gives),
+ * and pending migrations may rebuild indexes.
  */
 export async function prepareDatabase(cfg: Config): Promise<void> {
   const started = performance.now();
@@ -22,7 +23,7 @@ export async function prepareDatabase(cfg: Config): Promise<void> {
     if (!embeddedDatabaseExists(cfg.dataDir)) {
       // A folder another process holds fails here, before announcing work that will not happen.
       lockDataDir(cfg.dataDir)();
-      progress(`Creating and migrating the embedded database in ${cfg.dataDir} (first start, about 20 s)…`);
+      progress(`Creating and migrating the embedded database in ${cfg.dataDir} (first start, about 15 s)…`);
       announced = true;
     }
   }
