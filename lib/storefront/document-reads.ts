@@ -19,6 +19,8 @@ export interface DocumentSearch {
   priceMax?: number;
   /** About how many listings match: how wide the first window is. */
   estimate: number;
+  /** At most how many listings match, when the kept counts tell. */
+  most?: number;
 }
 
 export type DocumentOrder = 'newest' | 'price_asc' | 'price_desc';
@@ -34,6 +36,13 @@ const WINDOW_GROWTH = 3;
 
 /** From this share of the order key's range on, the whole range is read: a window would save little. */
 const WHOLE_RANGE = 0.5;
+
+/**
+ * Matches known to be at most this many are read whole, without a window: a window costs the
+ * index an entry for every listing in it, whatever the query, which is more than reading this
+ * many matches costs.
+ */
+const WINDOWED_FROM = 5_000;
 
 /**
  * How many of the newest matches a price order samples to place its window: a word's listings
@@ -104,7 +113,8 @@ function withinWindow(order: DocumentOrder, bound: string): SQL {
  * window of its key (listings at least this new, this cheap or this dear) sized from the estimate:
  * by the column's histogram for creation times, by a sample of the matches for prices. The index
  * intersects it with the query before any listing is read. A window that holds fewer matches
- * than the page needs is read again wider, and past WHOLE_RANGE the matches are read whole.
+ * than the page needs is read again wider, and past WHOLE_RANGE the matches are read whole, as
+ * they are when the kept counts say they are few (WINDOWED_FROM).
  */
 export async function documentPage<Row>(
   executor: Executor,
@@ -118,6 +128,7 @@ export async function documentPage<Row>(
     throughBitmapScans(executor, async (tx) =>
       selectRows(tx).where(and(documentMatches(search), window)).orderBy(...orderOf(order)).limit(page.limit).offset(page.offset),
     );
+  if (search.most !== undefined && search.most <= WINDOWED_FROM) return read(undefined);
   for (let share = (WINDOW_ROOM * wanted) / Math.max(search.estimate, 1); share < WHOLE_RANGE; share *= WINDOW_GROWTH) {
     const bound = await windowBound(executor, search, order, share);
     if (bound === undefined) break;

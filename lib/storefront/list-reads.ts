@@ -72,6 +72,21 @@ function wordListings(word: SearchWord, level: WordMatch, everyListing: number):
   return level === 'typed' ? typed : typed + near;
 }
 
+/** At most how many listings hold a word at `level`, by the kept counts; undefined when they do not tell. */
+function wordListingsAtMost(word: SearchWord, level: WordMatch): number | undefined {
+  const { begun, inTitles, near } = word.listings;
+  if (word.wholeOnly || level === 'title') return inTitles;
+  if (level === 'title-near') return inTitles + near;
+  if (word.begun === undefined) return undefined;
+  return level === 'typed' ? begun + inTitles : begun + inTitles + near;
+}
+
+/** At most how many listings match the filters' words at `level`: the fewest any word allows. */
+function mostMatches(filters: PublicListingFilters, level: WordMatch): number | undefined {
+  const bounds = (filters.search?.words ?? []).map((word) => wordListingsAtMost(word, level)).filter((bound) => bound !== undefined);
+  return bounds.length === 0 ? undefined : Math.min(...bounds);
+}
+
 /** About how many available listings match the filters, their words at `level`: each filter's share of the listings, multiplied. */
 function estimatedMatches(filters: PublicListingFilters, { everyListing, inScope }: ScopeCounts, level: WordMatch): number {
   const shares = [
@@ -145,7 +160,7 @@ async function relevantPage<Row>(context: ReadContext, counts: ScopeCounts, sele
   let offset = search.offset;
   const rows: Row[] = [];
   for (const { query, level } of relevanceTiers(request.filters)) {
-    const tier: DocumentSearch = { query, priceMin, priceMax, estimate: estimatedMatches(request.filters, counts, level) };
+    const tier: DocumentSearch = { query, priceMin, priceMax, estimate: estimatedMatches(request.filters, counts, level), most: mostMatches(request.filters, level) };
     const limit = search.limit - rows.length;
     const read = await documentPage(executor, tier, 'newest', { offset, limit }, selectRows);
     rows.push(...read);
@@ -203,8 +218,9 @@ const executors: Executors = {
   'search-index': async (plan, context) => {
     const { executor, request, search } = context;
     const estimate = estimatedMatches(request.filters, await scopeCounts(executor, request.filters), 'near');
+    const most = mostMatches(request.filters, 'near');
     return withSearchTotal(context, () =>
-      documentPage(executor, { ...documentSearchOf(request.filters, true), estimate }, plan.order, search, publicPageRows),
+      documentPage(executor, { ...documentSearchOf(request.filters, true), estimate, most }, plan.order, search, publicPageRows),
     );
   },
   'relevance-tiers': async (_plan, context) => {
@@ -249,7 +265,8 @@ export async function priceRangeOf(executor: Executor, filters: PublicListingFil
       return row?.price;
     }
     const estimate = estimatedMatches(filters, await scopeCounts(executor, filters), 'near');
-    const [row] = await documentPage(executor, { ...documentSearchOf(filters, true), estimate }, order, { offset: 0, limit: 1 }, selectPrices);
+    const most = mostMatches(filters, 'near');
+    const [row] = await documentPage(executor, { ...documentSearchOf(filters, true), estimate, most }, order, { offset: 0, limit: 1 }, selectPrices);
     return row?.price;
   };
   const [min, max] = await Promise.all([first('price_asc'), first('price_desc')]);
