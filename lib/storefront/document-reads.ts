@@ -1,7 +1,7 @@
 import { and, eq, gte, isNull, lte } from 'drizzle-orm/sql/expressions/conditions';
 import { asc, desc } from 'drizzle-orm/sql/expressions/select';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
-import { boundedTotal, type MatchedTotal } from '../db/bounded-total.js';
+import { boundedTotal, cappedTotal, EXACT_TOTAL_LIMIT, type MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
 import { listings } from '../db/schema.js';
@@ -138,7 +138,27 @@ export async function documentPage<Row>(
   return read(undefined);
 }
 
-/** How many listings match, counted through the search index up to the served results. */
-export function documentTotal(executor: Executor, search: Pick<DocumentSearch, 'query' | 'priceMin' | 'priceMax'>): Promise<MatchedTotal> {
-  return throughBitmapScans(executor, (tx) => boundedTotal(tx, sql`select 1 from ${listings} where ${documentMatches(search)}`));
+/**
+ * How many listings match, counted through the search index up to EXACT_TOTAL_LIMIT. Matches
+ * known to be few are counted at once. Otherwise they are counted a slice of creation times at a
+ * time, newest first, each slice sized from the estimate to hold the rest of the limit, so that
+ * words many listings hold are intersected within a slice instead of over every listing; the
+ * count stops once it reaches the limit.
+ */
+export async function documentTotal(executor: Executor, search: DocumentSearch): Promise<MatchedTotal> {
+  const countWithin = (slice: SQL | undefined, limit: number) =>
+    throughBitmapScans(executor, (tx) => boundedTotal(tx, sql`select 1 from ${listings} where ${and(documentMatches(search), slice)}`, limit));
+  if (search.most !== undefined && search.most <= WINDOWED_FROM) return countWithin(undefined, EXACT_TOTAL_LIMIT);
+  let counted = 0;
+  let newer: string | undefined;
+  for (let share = (WINDOW_ROOM * EXACT_TOTAL_LIMIT) / Math.max(search.estimate, 1); share < WHOLE_RANGE; share *= WINDOW_GROWTH) {
+    const bound = await newestBound(executor, share);
+    if (bound === undefined) break;
+    const slice = and(withinWindow('newest', bound), newer === undefined ? undefined : sql`${listings.createdAt} < ${newer}::timestamptz`);
+    counted += (await countWithin(slice, EXACT_TOTAL_LIMIT - counted)).total;
+    if (counted >= EXACT_TOTAL_LIMIT) return cappedTotal(counted);
+    newer = bound;
+  }
+  const rest = newer === undefined ? undefined : sql`${listings.createdAt} < ${newer}::timestamptz`;
+  return cappedTotal(counted + (await countWithin(rest, EXACT_TOTAL_LIMIT - counted)).total);
 }

@@ -108,9 +108,15 @@ function keptLowerBound(filters: PublicListingFilters): MatchedTotal | undefined
   return alone && words[0]!.listings.mostBegun >= EXACT_TOTAL_LIMIT ? cappedTotal(EXACT_TOTAL_LIMIT) : undefined;
 }
 
+/** The filters as the search index reads them, with how many listings they match by the kept counts. */
+async function documentSearchWithCounts(executor: Executor, filters: PublicListingFilters): Promise<DocumentSearch> {
+  const estimate = estimatedMatches(filters, await scopeCounts(executor, filters), 'near');
+  return { ...documentSearchOf(filters, true), estimate, most: mostMatches(filters, 'near') };
+}
+
 /** How many listings match the filters read through the search index, up to the served results. */
 async function searchTotal(executor: Executor, filters: PublicListingFilters): Promise<MatchedTotal> {
-  return keptLowerBound(filters) ?? documentTotal(executor, documentSearchOf(filters, true));
+  return keptLowerBound(filters) ?? documentTotal(executor, await documentSearchWithCounts(executor, filters));
 }
 
 /** What every executor is given: the request, and its filters as the index readers take them. */
@@ -217,11 +223,8 @@ const executors: Executors = {
   },
   'search-index': async (plan, context) => {
     const { executor, request, search } = context;
-    const estimate = estimatedMatches(request.filters, await scopeCounts(executor, request.filters), 'near');
-    const most = mostMatches(request.filters, 'near');
-    return withSearchTotal(context, () =>
-      documentPage(executor, { ...documentSearchOf(request.filters, true), estimate, most }, plan.order, search, publicPageRows),
-    );
+    const documentSearch = await documentSearchWithCounts(executor, request.filters);
+    return withSearchTotal(context, () => documentPage(executor, documentSearch, plan.order, search, publicPageRows));
   },
   'relevance-tiers': async (_plan, context) => {
     const counts = await scopeCounts(context.executor, context.request.filters);
@@ -264,9 +267,7 @@ export async function priceRangeOf(executor: Executor, filters: PublicListingFil
       const [row] = await selectPrices(executor).where(search.indexed).orderBy(...orderOf(order)).limit(1);
       return row?.price;
     }
-    const estimate = estimatedMatches(filters, await scopeCounts(executor, filters), 'near');
-    const most = mostMatches(filters, 'near');
-    const [row] = await documentPage(executor, { ...documentSearchOf(filters, true), estimate, most }, order, { offset: 0, limit: 1 }, selectPrices);
+    const [row] = await documentPage(executor, await documentSearchWithCounts(executor, filters), order, { offset: 0, limit: 1 }, selectPrices);
     return row?.price;
   };
   const [min, max] = await Promise.all([first('price_asc'), first('price_desc')]);
