@@ -418,6 +418,13 @@ export const searchTerms = pgTable(
     term: text('term').notNull(),
     text: text('text').notNull(),
     listings: integer('listings').notNull(),
+    /**
+     * Held by at least 100 available listings (COMMON_WORD_LISTINGS): a near spelling's candidate.
+     * Indexes name this, not the count, so a count that changes is a heap-only update.
+     */
+    common: boolean('common')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`${searchTerms.listings} >= 100`),
   },
   (t) => [
     primaryKey({ columns: [t.kind, t.term] }),
@@ -425,7 +432,7 @@ export const searchTerms = pgTable(
     // candidates among the words descriptions share, without reading every word.
     index('search_terms_common_trgm_idx')
       .using('gist', t.term.op('gist_trgm_ops'))
-      .where(sql`${t.kind} = 'text' and ${t.listings} >= 100`),
+      .where(sql`${t.kind} = 'text' and ${t.common}`),
     // Title, brand and model words holding what the shopper typed, and the nearest of them.
     index('search_terms_word_trgm_idx').using('gist', t.term.op('gist_trgm_ops')).where(sql`${t.kind} = 'word'`),
     // Suggestions whose words start with what the shopper typed, or nearly do.

@@ -15,8 +15,8 @@ export const MOST_TITLE_WORDS = 1_000;
 
 /**
  * A word of descriptions (and attribute values) is a near spelling's candidate only when at least
- * this many available listings hold it, as the partial index `search_terms_common_trgm_idx` holds
- * them; words of titles, brands and models always are. Finding the nearest among every word a
+ * this many available listings hold it (`search_terms.common`, which its partial index
+ * `search_terms_common_trgm_idx` holds); words of titles, brands and models always are. Finding the nearest among every word a
  * catalogue's descriptions use (350,000 at a million listings, most held by a few listings)
  * costs a quarter of a second; among these, a few milliseconds.
  */
@@ -102,7 +102,7 @@ export async function expandSearch(executor: Executor, text: string): Promise<Te
           where ${searchTerms.kind} = 'word' order by ${searchTerms.term} <-> split.word limit ${NEAREST_WORDS})
         union
         (select ${searchTerms.term} as term, ${searchTerms.listings} as listings from ${searchTerms}
-          where ${searchTerms.kind} = 'text' and ${searchTerms.listings} >= ${sql.raw(String(COMMON_WORD_LISTINGS))}
+          where ${searchTerms.kind} = 'text' and ${searchTerms.common}
           order by ${searchTerms.term} <-> split.word limit ${NEAREST_WORDS})) as nearest), '[]') as "nearest"
     from split where split.word is not null
     union all
