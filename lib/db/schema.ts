@@ -172,6 +172,9 @@ export const listings = pgTable(
     index('listings_available_searchDocument_idx')
       .using('gin', t.searchDocument, t.createdAt, t.price)
       .where(sql`${t.status} = 'AVAILABLE' and ${t.deletedAt} is null`),
+    // The administrators' and agents' search, a substring of title and description (listingText in
+    // lib/listings/text-search.ts), over every status: without it a rare substring reads the table.
+    index('listings_text_trgm_idx').using('gin', sql`(${t.title} || E'\\n' || ${t.description}) gin_trgm_ops`),
     // A category's pages, of one status or all, read newest first straight from the index.
     index('listings_categoryId_status_createdAt_idx').on(t.categoryId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Price windows, on the storefront and in the admin list.

@@ -3,8 +3,9 @@ import { listings } from '../db/schema.js';
 
 /**
  * A listing's title and description as one text, which the administrators' and agents' search
- * looks in. A search text never holds the line break between them (searchText() turns control
- * characters into spaces), so no match spans the two.
+ * looks in, the expression `listings_text_trgm_idx` indexes (migration 0031). A search text never
+ * holds the line break between them (searchText() turns control characters into spaces), so no
+ * match spans the two.
  */
 const listingText = sql`(${listings.title} || E'\\n' || ${listings.description})`;
 
