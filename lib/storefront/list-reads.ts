@@ -114,9 +114,9 @@ async function documentSearchWithCounts(executor: Executor, filters: PublicListi
   return { ...documentSearchOf(filters, true), estimate, most: mostMatches(filters, 'near') };
 }
 
-/** How many listings match the filters read through the search index, up to the served results. */
-async function searchTotal(executor: Executor, filters: PublicListingFilters): Promise<MatchedTotal> {
-  return keptLowerBound(filters) ?? documentTotal(executor, await documentSearchWithCounts(executor, filters));
+/** How many listings match the filters read through the search index (`documentSearch`, when already built), up to the served results. */
+async function searchTotal(executor: Executor, filters: PublicListingFilters, documentSearch?: DocumentSearch): Promise<MatchedTotal> {
+  return keptLowerBound(filters) ?? documentTotal(executor, documentSearch ?? (await documentSearchWithCounts(executor, filters)));
 }
 
 /** What every executor is given: the request, and its filters as the index readers take them. */
@@ -189,8 +189,8 @@ async function keptTotal({ search }: ReadContext): Promise<MatchedTotal | undefi
 }
 
 /** A page read through the search index beside its total. */
-async function withSearchTotal<Row>(context: ReadContext, readRows: () => Promise<Row[]>): Promise<PageRead<Row>> {
-  const [rows, total] = await Promise.all([readRows(), context.search.counted ? searchTotal(context.executor, context.request.filters) : undefined]);
+async function withSearchTotal<Row>(context: ReadContext, readRows: () => Promise<Row[]>, documentSearch?: DocumentSearch): Promise<PageRead<Row>> {
+  const [rows, total] = await Promise.all([readRows(), context.search.counted ? searchTotal(context.executor, context.request.filters, documentSearch) : undefined]);
   return { rows, total };
 }
 
@@ -224,7 +224,7 @@ const executors: Executors = {
   'search-index': async (plan, context) => {
     const { executor, request, search } = context;
     const documentSearch = await documentSearchWithCounts(executor, request.filters);
-    return withSearchTotal(context, () => documentPage(executor, documentSearch, plan.order, search, publicPageRows));
+    return withSearchTotal(context, () => documentPage(executor, documentSearch, plan.order, search, publicPageRows), documentSearch);
   },
   'relevance-tiers': async (_plan, context) => {
     const counts = await scopeCounts(context.executor, context.request.filters);
