@@ -121,9 +121,10 @@ export const listings = pgTable(
     images: text('images').array().notNull().default(sql`'{}'::text[]`),
     attributes: jsonb('attributes').$type<ListingAttributes>().notNull().default({}),
     /**
-     * What the storefront's search finds a listing by (listing_search_document(), migration 0030):
-     * every word of its title, attribute values and description; its title, brand and model words
-     * marked `t:`; its attribute terms `a:name=value` and amenities `m:`; its category `c:<id>`.
+     * What the storefront's search finds a listing by (listing_search_document(), migrations 0030
+     * and 0032): every word of its title, attribute values and description; their beginnings of 3
+     * to 5 characters marked `p:`; its title, brand and model words marked `t:`; its attribute
+     * terms `a:name=value` and amenities `m:`; its category `c:<id>`.
      * One GIN index over it serves every storefront filter.
      */
     searchDocument: tsvector('searchDocument')

@@ -29,13 +29,32 @@ const anyOf = (lexemes: string[]) => (lexemes.length === 1 ? lexemes[0]! : `(${l
  */
 export type WordMatch = 'title' | 'title-near' | 'typed' | 'near';
 
+/**
+ * The longest beginning of a word that the document holds as a term of its own, marked `p:`
+ * (migration 0032): a word's beginnings of 3 to this many characters, shorter than the word.
+ */
+const LONGEST_BEGINNING_TERM = 5;
+
+/**
+ * The lexemes of the words `word` begins (itself among them), and of the shop's words equal to it
+ * but for accents. Up to LONGEST_BEGINNING_TERM characters, that is the word and its beginning
+ * term, however many words it begins; past it, the words it begins, or when they are too many
+ * (`begun` undefined), the beginning as a prefix of the index's terms.
+ */
+function begunLexemes(word: SearchWord): string[] {
+  if ([...word.word].length <= LONGEST_BEGINNING_TERM) {
+    const accented = (word.begun ?? []).filter((term) => !term.startsWith(word.word));
+    return [lexeme(word.word), lexeme(`p:${word.word}`), ...accented.map((term) => lexeme(term))];
+  }
+  return word.begun === undefined ? [lexeme(word.word, true)] : word.begun.map((term) => lexeme(term));
+}
+
 /** The lexemes a word matches at `level`; none when it cannot match so. */
 function wordLexemes(word: SearchWord, level: WordMatch): string[] {
   const inTitles = word.inTitles.map((term) => lexeme(`t:${term}`));
   if (word.wholeOnly || level === 'title') return inTitles;
-  if (level === 'title-near') return [...inTitles, ...word.near.map((term) => lexeme(`t:${term}`))];
-  const begun = word.begun === undefined ? [lexeme(word.word, true)] : word.begun.map((term) => lexeme(term));
-  const typed = [...begun, ...inTitles];
+  if (level === 'title-near') return [...inTitles, ...word.nearInTitles.map((term) => lexeme(`t:${term}`))];
+  const typed = [...begunLexemes(word), ...inTitles];
   return level === 'typed' ? typed : [...typed, ...word.near.map((term) => lexeme(term))];
 }
 
