@@ -5,8 +5,9 @@ import { searchTerms } from '../db/schema.js';
 import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, NEAREST_WORDS, queryWords } from './query-words.js';
 
 /**
- * The most of the shop's words one search word is expanded to as their beginning: past it (`pro`
- * begins thousands of words), the beginning itself is searched, which the index reads as one range.
+ * The most of the shop's words a search word longer than the document's beginning terms is
+ * expanded to as their beginning: past it, the beginning itself is searched, which the index reads
+ * as one range. (A shorter word, `pro` beginning thousands, is searched by its beginning term.)
  */
 export const MOST_BEGUN_WORDS = 256;
 
@@ -38,13 +39,16 @@ export interface SearchWord {
   /**
    * How many available listings hold the words it stands for, by the kept counts: the most any
    * word it begins holds (at least this many listings match it as typed), and added up, the words
-   * it begins, the title words holding it and its near spellings. What a read's first window is sized by.
+   * it begins, the title words holding it, its near spellings anywhere, and its near spellings
+   * as words of titles, brands and models. What a read's first window is sized by.
    */
-  listings: { mostBegun: number; begun: number; inTitles: number; near: number };
+  listings: { mostBegun: number; begun: number; inTitles: number; near: number; nearInTitles: number };
   /** Words of titles, brands and models holding it (the ones it begins among them), and the shop's words equal to it but for accents. */
   inTitles: string[];
   /** The shop's words a typo or two away (allowedTypos()), none of them begun: words of titles, brands and models, and common words (COMMON_WORD_LISTINGS). */
   near: string[];
+  /** The words of titles, brands and models among `near`, none of them in `inTitles`. */
+  nearInTitles: string[];
 }
 
 /** A storefront search: the text as typed and its words. */
@@ -59,12 +63,18 @@ export interface TextSearch {
 /** A word of the shop, with how many available listings hold it. */
 type HeldWord = [term: string, listings: number];
 
+/**
+ * A near spelling's candidate: a word of the shop, with how many available listings hold it as a
+ * word of a title, brand or model (`word`), or anywhere (`text`).
+ */
+type NearWord = [term: string, listings: number, kind: 'word' | 'text'];
+
 interface ExpandedRow {
   chunk: number;
   word: string | null;
   begun: HeldWord[];
   inTitles: HeldWord[];
-  nearest: HeldWord[];
+  nearest: NearWord[];
 }
 
 /** Whether `word` stands for some listing's word in any way. */
@@ -97,11 +107,11 @@ export async function expandSearch(executor: Executor, text: string): Promise<Te
         select ${searchTerms.term} as term, ${searchTerms.listings} as listings from ${searchTerms}
         where ${searchTerms.kind} = 'word' and ${searchTerms.term} like '%' || replace(replace(replace(split.word, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
         limit ${MOST_TITLE_WORDS}) as titled), '[]') as "inTitles",
-      coalesce((select json_agg(json_build_array(nearest.term, nearest.listings)) from (
-        (select ${searchTerms.term} as term, ${searchTerms.listings} as listings from ${searchTerms}
+      coalesce((select json_agg(json_build_array(nearest.term, nearest.listings, nearest.kind)) from (
+        (select ${searchTerms.term} as term, ${searchTerms.listings} as listings, ${searchTerms.kind} as kind from ${searchTerms}
           where ${searchTerms.kind} = 'word' order by ${searchTerms.term} <-> split.word limit ${NEAREST_WORDS})
-        union
-        (select ${searchTerms.term} as term, ${searchTerms.listings} as listings from ${searchTerms}
+        union all
+        (select ${searchTerms.term} as term, ${searchTerms.listings} as listings, ${searchTerms.kind} as kind from ${searchTerms}
           where ${searchTerms.kind} = 'text' and ${searchTerms.common}
           order by ${searchTerms.term} <-> split.word limit ${NEAREST_WORDS})) as nearest), '[]') as "nearest"
     from split where split.word is not null
@@ -119,21 +129,31 @@ const total = (words: Iterable<HeldWord>) => [...words].reduce((sum, [, listings
 function expandedWord({ word, begun, inTitles, nearest }: ExpandedRow & { word: string }): SearchWord {
   if (matchesWholeWordsOnly(word)) {
     const held = inTitles.filter(([term]) => term === word);
-    return { word, wholeOnly: true, begun: [], listings: { mostBegun: 0, begun: 0, inTitles: total(held), near: 0 }, inTitles: held.map(([term]) => term), near: [] };
+    return {
+      word,
+      wholeOnly: true,
+      begun: [],
+      listings: { mostBegun: 0, begun: 0, inTitles: total(held), near: 0, nearInTitles: 0 },
+      inTitles: held.map(([term]) => term),
+      near: [],
+      nearInTitles: [],
+    };
   }
   const folded = foldWord(word);
   const tooMany = begun.length > MOST_BEGUN_WORDS;
   const begunWords = new Map<string, number>(tooMany ? [] : begun);
   const titled = new Map<string, number>(inTitles);
   const near = new Map<string, number>();
-  for (const [term, listings] of nearest) {
-    if (begunWords.has(term)) continue;
+  const nearInTitles = new Map<string, number>();
+  for (const [term, listings, kind] of nearest) {
+    const inTitle = kind === 'word';
+    if (inTitle ? titled.has(term) : begunWords.has(term)) continue;
     const distance = editDistance(foldWord(term), folded);
     if (distance === 0) {
-      // The word but for accents: as typed, in a title as anywhere.
+      // The word but for accents is matched as typed: a title word is a word of its documents too.
       begunWords.set(term, listings);
-      titled.set(term, listings);
-    } else if (distance <= allowedTypos(folded)) near.set(term, listings);
+      if (inTitle) titled.set(term, listings);
+    } else if (distance <= allowedTypos(folded)) (inTitle ? nearInTitles : near).set(term, listings);
   }
   return {
     word,
@@ -143,9 +163,12 @@ function expandedWord({ word, begun, inTitles, nearest }: ExpandedRow & { word: 
       mostBegun: Math.max(0, ...begun.map(([, listings]) => Number(listings))),
       begun: total(begun),
       inTitles: total(titled),
-      near: total(near),
+      // A title word is a word of its listings' documents too: counted once, anywhere.
+      near: total(new Map([...nearInTitles, ...near])),
+      nearInTitles: total(nearInTitles),
     },
     inTitles: [...titled.keys()],
-    near: [...near.keys()],
+    near: [...new Set([...near.keys(), ...nearInTitles.keys()])],
+    nearInTitles: [...nearInTitles.keys()],
   };
 }

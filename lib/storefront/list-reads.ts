@@ -64,9 +64,9 @@ async function scopeCounts(executor: Executor, filters: PublicListingFilters): P
 
 /** About how many listings hold a word at `level` (see WordMatch), by the kept counts. */
 function wordListings(word: SearchWord, level: WordMatch, everyListing: number): number {
-  const { mostBegun, inTitles, near } = word.listings;
+  const { mostBegun, inTitles, near, nearInTitles } = word.listings;
   if (word.wholeOnly || level === 'title') return inTitles;
-  if (level === 'title-near') return inTitles + near;
+  if (level === 'title-near') return inTitles + nearInTitles;
   if (word.begun === undefined) return everyListing;
   const typed = Math.max(mostBegun, inTitles);
   return level === 'typed' ? typed : typed + near;
@@ -74,9 +74,9 @@ function wordListings(word: SearchWord, level: WordMatch, everyListing: number):
 
 /** At most how many listings hold a word at `level`, by the kept counts; undefined when they do not tell. */
 function wordListingsAtMost(word: SearchWord, level: WordMatch): number | undefined {
-  const { begun, inTitles, near } = word.listings;
+  const { begun, inTitles, near, nearInTitles } = word.listings;
   if (word.wholeOnly || level === 'title') return inTitles;
-  if (level === 'title-near') return inTitles + near;
+  if (level === 'title-near') return inTitles + nearInTitles;
   if (word.begun === undefined) return undefined;
   return level === 'typed' ? begun + inTitles : begun + inTitles + near;
 }
