@@ -6,7 +6,7 @@ import type { TextSearch } from '../lib/search/word-expansion.js';
 const noFilters: PublicListingFilters = { attributes: [], amenities: [] };
 
 function searchFor(word: string, matchesNothing = false): TextSearch {
-  return { text: word, words: [{ word, wholeOnly: false, begun: [word], listings: { mostBegun: 1, begun: 1, inTitles: 1, near: 0, nearInTitles: 0 }, inTitles: [word], near: [], nearInTitles: [] }], matchesNothing };
+  return { text: word, words: [{ word, wholeOnly: false, begun: [word], listings: { mostBegun: 1, mostHeld: 1, begun: 1, inTitles: 1, near: 0, nearInTitles: 0 }, inTitles: [word], near: [], nearInTitles: [] }], matchesNothing };
 }
 
 function request(overrides: Partial<Omit<StorefrontReadRequest, 'filters'>> & { filters?: Partial<PublicListingFilters> } = {}): StorefrontReadRequest {

@@ -38,11 +38,13 @@ export interface SearchWord {
   begun: string[] | undefined;
   /**
    * How many available listings hold the words it stands for, by the kept counts: the most any
-   * word it begins holds (at least this many listings match it as typed), and added up, the words
+   * word it begins holds (at least this many listings match it as typed); the most any word it
+   * stands for holds, near spellings and title words included (at least this many listings match
+   * it); and added up, the words
    * it begins, the title words holding it, its near spellings anywhere, and its near spellings
    * as words of titles, brands and models. What a read's first window is sized by.
    */
-  listings: { mostBegun: number; begun: number; inTitles: number; near: number; nearInTitles: number };
+  listings: { mostBegun: number; mostHeld: number; begun: number; inTitles: number; near: number; nearInTitles: number };
   /** Words of titles, brands and models holding it (the ones it begins among them), and the shop's words equal to it but for accents. */
   inTitles: string[];
   /** The shop's words a typo or two away (allowedTypos()), none of them begun: words of titles, brands and models, and common words (COMMON_WORD_LISTINGS). */
@@ -126,6 +128,8 @@ export async function expandSearch(executor: Executor, text: string): Promise<Te
 
 const total = (words: Iterable<HeldWord>) => [...words].reduce((sum, [, listings]) => sum + Number(listings), 0);
 
+const most = (words: Iterable<HeldWord>) => [...words].reduce((largest, [, listings]) => Math.max(largest, Number(listings)), 0);
+
 function expandedWord({ word, begun, inTitles, nearest }: ExpandedRow & { word: string }): SearchWord {
   if (matchesWholeWordsOnly(word)) {
     const held = inTitles.filter(([term]) => term === word);
@@ -133,7 +137,7 @@ function expandedWord({ word, begun, inTitles, nearest }: ExpandedRow & { word: 
       word,
       wholeOnly: true,
       begun: [],
-      listings: { mostBegun: 0, begun: 0, inTitles: total(held), near: 0, nearInTitles: 0 },
+      listings: { mostBegun: 0, mostHeld: total(held), begun: 0, inTitles: total(held), near: 0, nearInTitles: 0 },
       inTitles: held.map(([term]) => term),
       near: [],
       nearInTitles: [],
@@ -160,7 +164,8 @@ function expandedWord({ word, begun, inTitles, nearest }: ExpandedRow & { word: 
     wholeOnly: false,
     begun: tooMany ? undefined : [...begunWords.keys()],
     listings: {
-      mostBegun: Math.max(0, ...begun.map(([, listings]) => Number(listings))),
+      mostBegun: most(begun),
+      mostHeld: most([...begun, ...titled, ...near, ...nearInTitles]),
       begun: total(begun),
       inTitles: total(titled),
       // A title word is a word of its listings' documents too: counted once, anywhere.

@@ -99,13 +99,14 @@ function estimatedMatches(filters: PublicListingFilters, { everyListing, inScope
 }
 
 /**
- * A total known without counting: one word alone, held by at least EXACT_TOTAL_LIMIT listings
- * by the kept counts, matches at least that many.
+ * A total known without counting: one word alone, standing for a word that at least
+ * EXACT_TOTAL_LIMIT listings hold by the kept counts (one it begins, a title word holding it, a near
+ * spelling), matches at least that many.
  */
 function keptLowerBound(filters: PublicListingFilters): MatchedTotal | undefined {
   const words = filters.search?.words ?? [];
   const alone = words.length === 1 && filters.attributes.length === 0 && filters.amenities.length === 0 && filters.priceMin === undefined && filters.priceMax === undefined && !filters.category;
-  return alone && words[0]!.listings.mostBegun >= EXACT_TOTAL_LIMIT ? cappedTotal(EXACT_TOTAL_LIMIT) : undefined;
+  return alone && words[0]!.listings.mostHeld >= EXACT_TOTAL_LIMIT ? cappedTotal(EXACT_TOTAL_LIMIT) : undefined;
 }
 
 /** The filters as the search index reads them, with how many listings they match by the kept counts. */
