@@ -84,15 +84,32 @@ async function newestBound(executor: Executor, share: number): Promise<string | 
   return row?.bound ?? undefined;
 }
 
-const selectPrices: RowSelection<{ price: number }> = (source) => source.select({ price: listings.price }).from(listings).$dynamic();
+/** The share of the listings created at `createdAt` or later, from the planner's histogram of the column; undefined without one. */
+async function newerShare(executor: Executor, createdAt: string): Promise<number | undefined> {
+  const [row] = await queryRows<{ share: number | null }>(
+    executor,
+    sql`select (select count(*) from unnest(bounds.values) as bound where bound >= ${createdAt}::timestamptz)::float8 / greatest(cardinality(bounds.values), 1) as share
+      from pg_stats, lateral (select histogram_bounds::text::timestamptz[] as values) as bounds
+      where schemaname = current_schema() and tablename = 'listings' and attname = 'createdAt'`,
+  );
+  return row?.share ?? undefined;
+}
+
+const selectSample: RowSelection<{ price: number; createdAt: string }> = (source) =>
+  source.select({ price: listings.price, createdAt: sql<string>`${listings.createdAt}::text` }).from(listings).$dynamic();
 
 /**
  * The price that about `share` of the matches reach, cheapest or dearest first, from the prices
- * of the newest PRICE_SAMPLE matches; undefined when they are all the matches, or too few to tell.
+ * of the newest PRICE_SAMPLE matches; undefined when they are all the matches, or too few to tell,
+ * or when how far back in time they reach says the matches are at most WINDOWED_FROM: a price
+ * window gathers every listing of its prices, matching or not, which costs more than reading
+ * that many matches whole.
  */
 async function priceBound(executor: Executor, search: DocumentSearch, order: 'price_asc' | 'price_desc', share: number): Promise<string | undefined> {
-  const sample = await documentPage(executor, search, 'newest', { offset: 0, limit: PRICE_SAMPLE }, selectPrices);
+  const sample = await documentPage(executor, search, 'newest', { offset: 0, limit: PRICE_SAMPLE }, selectSample);
   if (sample.length < PRICE_SAMPLE) return undefined;
+  const reach = await newerShare(executor, sample.at(-1)!.createdAt);
+  if (reach !== undefined && reach > 0 && PRICE_SAMPLE / reach <= WINDOWED_FROM) return undefined;
   const prices = sample.map((row) => Number(row.price)).sort((a, b) => (order === 'price_asc' ? a - b : b - a));
   const rank = Math.ceil(share * prices.length);
   return rank < prices.length ? String(prices[rank]) : undefined;
