@@ -40,9 +40,9 @@ export interface SearchWord {
    * How many available listings hold the words it stands for, by the kept counts: the most any
    * word it begins holds (at least this many listings match it as typed); the most any word it
    * stands for holds, near spellings and title words included (at least this many listings match
-   * it); and added up, the words
-   * it begins, the title words holding it, its near spellings anywhere, and its near spellings
-   * as words of titles, brands and models. What a read's first window is sized by.
+   * it); and added up, the words it begins, the title words holding it, its near spellings
+   * anywhere, and its near spellings as words of titles, brands and models. What a read's first
+   * window is sized by.
    */
   listings: { mostBegun: number; mostHeld: number; begun: number; inTitles: number; near: number; nearInTitles: number };
   /** Words of titles, brands and models holding it (the ones it begins among them), and the shop's words equal to it but for accents. */
