@@ -98,26 +98,32 @@ async function newerShare(executor: Executor, createdAt: string): Promise<number
 const selectSample: RowSelection<{ price: number; createdAt: string }> = (source) =>
   source.select({ price: listings.price, createdAt: sql<string>`${listings.createdAt}::text` }).from(listings).$dynamic();
 
+/** Where the window of the order's key that about a share of the matches reach first ends; undefined when there is no window to place. */
+type WindowBound = (share: number) => Promise<string | undefined>;
+
 /**
- * The price that about `share` of the matches reach, cheapest or dearest first, from the prices
- * of the newest PRICE_SAMPLE matches; undefined when they are all the matches, or too few to tell,
- * or when how far back in time they reach says the matches are at most WINDOWED_FROM: a price
- * window gathers every listing of its prices, matching or not, which costs more than reading
- * that many matches whole.
+ * The bounds of price windows, cheapest or dearest first, from the prices of the newest
+ * PRICE_SAMPLE matches, read once; none when they are all the matches, or too few to tell, or
+ * when how far back in time they reach says the matches are at most WINDOWED_FROM: a price window
+ * gathers every listing of its prices, matching or not, which costs more than reading that many
+ * matches whole.
  */
-async function priceBound(executor: Executor, search: DocumentSearch, order: 'price_asc' | 'price_desc', share: number): Promise<string | undefined> {
+async function priceBounds(executor: Executor, search: DocumentSearch, order: 'price_asc' | 'price_desc'): Promise<WindowBound> {
+  const none: WindowBound = async () => undefined;
   const sample = await documentPage(executor, search, 'newest', { offset: 0, limit: PRICE_SAMPLE }, selectSample);
-  if (sample.length < PRICE_SAMPLE) return undefined;
+  if (sample.length < PRICE_SAMPLE) return none;
   const reach = await newerShare(executor, sample.at(-1)!.createdAt);
-  if (reach !== undefined && reach > 0 && PRICE_SAMPLE / reach <= WINDOWED_FROM) return undefined;
+  if (reach !== undefined && reach > 0 && PRICE_SAMPLE / reach <= WINDOWED_FROM) return none;
   const prices = sample.map((row) => Number(row.price)).sort((a, b) => (order === 'price_asc' ? a - b : b - a));
-  const rank = Math.ceil(share * prices.length);
-  return rank < prices.length ? String(prices[rank]) : undefined;
+  return async (share) => {
+    const rank = Math.ceil(share * prices.length);
+    return rank < prices.length ? String(prices[rank]) : undefined;
+  };
 }
 
-/** The bound of the window of the order's key that about `share` of the matches reach first. */
-function windowBound(executor: Executor, search: DocumentSearch, order: DocumentOrder, share: number): Promise<string | undefined> {
-  return order === 'newest' ? newestBound(executor, share) : priceBound(executor, search, order, share);
+/** The bounds of the windows of the order's key: by the column's histogram for creation times, by a sample of the matches for prices. */
+async function windowBounds(executor: Executor, search: DocumentSearch, order: DocumentOrder): Promise<WindowBound> {
+  return order === 'newest' ? (share) => newestBound(executor, share) : priceBounds(executor, search, order);
 }
 
 function withinWindow(order: DocumentOrder, bound: string): SQL {
@@ -146,8 +152,10 @@ export async function documentPage<Row>(
       selectRows(tx).where(and(documentMatches(search), window)).orderBy(...orderOf(order)).limit(page.limit).offset(page.offset),
     );
   if (search.most !== undefined && search.most <= WINDOWED_FROM) return read(undefined);
+  let boundAt: WindowBound | undefined;
   for (let share = (WINDOW_ROOM * wanted) / Math.max(search.estimate, 1); share < WHOLE_RANGE; share *= WINDOW_GROWTH) {
-    const bound = await windowBound(executor, search, order, share);
+    boundAt ??= await windowBounds(executor, search, order);
+    const bound = await boundAt(share);
     if (bound === undefined) break;
     const rows = await read(withinWindow(order, bound));
     if (rows.length === page.limit) return rows;
