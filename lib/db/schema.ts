@@ -121,16 +121,17 @@ export const listings = pgTable(
     images: text('images').array().notNull().default(sql`'{}'::text[]`),
     attributes: jsonb('attributes').$type<ListingAttributes>().notNull().default({}),
     /**
-     * What the storefront's search finds a listing by (listing_search_document(), migrations 0030
-     * and 0032): every word of its title, attribute values and description; their beginnings of 3
-     * to 5 characters marked `p:`; its title, brand and model words marked `t:`; its attribute
-     * terms `a:name=value` and amenities `m:`; its category `c:<id>`.
-     * One GIN index over it serves every storefront filter.
+     * What the storefront's search finds a listing by (listing_search_document(), migrations 0030,
+     * 0032 and 0033): every word of its title, attribute values and description; their beginnings
+     * of 3 to 5 characters marked `p:`; its title, brand and model words marked `t:`; its attribute
+     * terms `a:name=value` and amenities `m:`; its category `c:<id>`; the spans of days holding its
+     * creation `d:` and the spans of prices holding its price `v:`.
+     * One GIN index over it serves every storefront filter and both orders' windows.
      */
     searchDocument: tsvector('searchDocument')
       .notNull()
       .generatedAlwaysAs(
-        (): SQL => sql`listing_search_document(${listings.title}, ${listings.description}, ${listings.attributes}, ${listings.categoryId})`,
+        (): SQL => sql`listing_search_document(${listings.title}, ${listings.description}, ${listings.attributes}, ${listings.categoryId}, ${listings.createdAt}, ${listings.price})`,
       ),
     customTelegramCaption: text('customTelegramCaption'),
     /**
@@ -166,12 +167,12 @@ export const listings = pgTable(
     index('listings_agentId_createdAt_idx').on(t.agentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('listings_status_createdAt_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('listings_createdAt_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    // The storefront's one search index: words, word beginnings, attribute terms, amenities and the
-    // category of available listings out of the trash, with their creation time and price
-    // (btree_gin), so a read intersects a term's listings with a window of either order key inside
-    // the index. Partial: the storefront reads nothing else, and the rest costs writes nothing.
+    // The storefront's one search index: words, word beginnings, attribute terms, amenities, the
+    // category, and the spans of creation days and prices of available listings out of the trash,
+    // so a read intersects a term's listings with a window of either order key inside the index.
+    // Partial: the storefront reads nothing else, and the rest costs writes nothing.
     index('listings_available_searchDocument_idx')
-      .using('gin', t.searchDocument, t.createdAt, t.price)
+      .using('gin', t.searchDocument)
       .where(sql`${t.status} = 'AVAILABLE' and ${t.deletedAt} is null`),
     // The administrators' and agents' search, a substring of title and description (listingText in
     // lib/listings/text-search.ts), over every status: without it a rare substring reads the table.

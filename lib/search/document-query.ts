@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { SearchWord, TextSearch } from './word-expansion.js';
 
 /**
- * Queries of the listings' search documents (listing_search_document(), migration 0030), as
- * tsquery text: the markers and the digest of long terms follow that function.
+ * Queries of the listings' search documents (listing_search_document(), migrations 0030, 0032 and
+ * 0033), as tsquery text: the markers and the digest of long terms follow that function.
  */
 
 /** A term of the document as its `tsquery` lexeme: quoted, so no character of it is syntax. */
@@ -17,6 +17,11 @@ function markedTerm(marker: string, term: string): string {
 }
 
 const anyOf = (lexemes: string[]) => (lexemes.length === 1 ? lexemes[0]! : `(${lexemes.join(' | ')})`);
+
+/** Any of the document's terms `terms` (at least one), as tsquery text. */
+export function anyTermOf(terms: string[]): string {
+  return anyOf(terms.map((term) => lexeme(term)));
+}
 
 /**
  * How a search word may match, as relevance ranks it, best first:

@@ -6,11 +6,14 @@ import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
 import { listings } from '../db/schema.js';
 import { throughBitmapScans, type ListingOrder, type RowSelection } from '../listings/newest-first.js';
+import { allOf, anyTermOf } from '../search/document-query.js';
+import { daySpans, priceSpans } from '../search/order-spans.js';
 
 /**
  * Reads of the available listings matching a storefront search through their one search index
- * (`listings_available_searchDocument_idx`, migration 0030): a query of their documents and a
- * price range, in an order, a window of the order's key at a time.
+ * (`listings_available_searchDocument_idx`, migrations 0030 and 0033): a query of their documents
+ * and a price range, in an order, a window of the order's key at a time. Prices and windows are
+ * read as the spans of creation days and prices the documents hold (lib/search/order-spans.ts).
  */
 export interface DocumentSearch {
   /** Words, attribute terms, amenities and the category, as tsquery text; undefined when nothing but prices filters. */
@@ -54,13 +57,30 @@ const PRICE_SAMPLE = 400;
 /** Available listings out of the trash: what the search index holds (its predicate). */
 const available = and(eq(listings.status, 'AVAILABLE'), isNull(listings.deletedAt))!;
 
-/** The listings matching the search, as a condition the search index serves whole. */
-export function documentMatches(search: Pick<DocumentSearch, 'query' | 'priceMin' | 'priceMax'>): SQL {
+/**
+ * Part of the order key's range a read keeps to: the spans holding it, as tsquery text, and a
+ * condition on the rows themselves when the spans at its end hold more.
+ */
+interface Window {
+  spans: string;
+  rows?: SQL;
+}
+
+/**
+ * The listings matching the search (within `window`), as a condition the search index serves: a
+ * price range as the spans of prices covering it, each listing's price checked as well.
+ */
+export function documentMatches(search: Pick<DocumentSearch, 'query' | 'priceMin' | 'priceMax'>, window?: Window): SQL {
+  const priced = search.priceMin !== undefined || search.priceMax !== undefined;
+  const prices = priced ? priceSpans(search.priceMin, search.priceMax) : [];
+  if (priced && prices.length === 0) return sql`false`;
+  const query = allOf(search.query, priced ? anyTermOf(prices) : undefined, window?.spans);
   return and(
     available,
-    search.query === undefined ? undefined : sql`${listings.searchDocument} @@ ${search.query}::tsquery`,
+    query === undefined ? undefined : sql`${listings.searchDocument} @@ ${query}::tsquery`,
     search.priceMin === undefined ? undefined : gte(listings.price, search.priceMin),
     search.priceMax === undefined ? undefined : lte(listings.price, search.priceMax),
+    window?.rows,
   )!;
 }
 
@@ -71,17 +91,34 @@ export function orderOf(order: DocumentOrder): ListingOrder {
 }
 
 /**
- * The creation time that about `share` of the listings reach, newest first, from the planner's
- * histogram of the column; undefined without one.
+ * The creation day (see dayOf()) that about `share` of the listings reach, newest first, from the
+ * planner's histogram of the column; undefined without one.
  */
-async function newestBound(executor: Executor, share: number): Promise<string | undefined> {
-  const [row] = await queryRows<{ bound: string | null }>(
+async function newestBound(executor: Executor, share: number): Promise<number | undefined> {
+  const [row] = await queryRows<{ day: number | null }>(
     executor,
-    sql`select (bounds.values)[least(cardinality(bounds.values), greatest(1, floor((1 - ${share}::float8) * cardinality(bounds.values))::int))] as bound
-      from pg_stats, lateral (select histogram_bounds::text::text[] as values) as bounds
+    sql`select floor(extract(epoch from (bounds.values)[least(cardinality(bounds.values), greatest(1, floor((1 - ${share}::float8) * cardinality(bounds.values))::int))]) / 86400)::int as day
+      from pg_stats, lateral (select histogram_bounds::text::timestamptz[] as values) as bounds
       where schemaname = current_schema() and tablename = 'listings' and attname = 'createdAt'`,
   );
-  return row?.bound ?? undefined;
+  return row?.day ?? undefined;
+}
+
+/** The creation days of the available listings: the oldest's, and the one after the newest's (two reads of the index by status and creation time). */
+async function creationDays(executor: Executor): Promise<{ first: number; afterLast: number }> {
+  const [row] = await queryRows<{ first: number | null; afterLast: number | null }>(
+    executor,
+    sql`select floor(extract(epoch from min(${listings.createdAt})) / 86400)::int as "first",
+        floor(extract(epoch from max(${listings.createdAt})) / 86400)::int + 1 as "afterLast"
+      from ${listings} where ${listings.status} = 'AVAILABLE'`,
+  );
+  return { first: row?.first ?? 0, afterLast: row?.afterLast ?? 0 };
+}
+
+/** The listings created from day `from` up to, not including, day `until`, as a window. */
+function daysWindow(from: number, until: number): Window | undefined {
+  const spans = daySpans(from, until);
+  return spans.length === 0 ? undefined : { spans: anyTermOf(spans) };
 }
 
 /** The share of the listings created at `createdAt` or later, from the planner's histogram of the column; undefined without one. */
@@ -98,8 +135,8 @@ async function newerShare(executor: Executor, createdAt: string): Promise<number
 const selectSample: RowSelection<{ price: number; createdAt: string }> = (source) =>
   source.select({ price: listings.price, createdAt: sql<string>`${listings.createdAt}::text` }).from(listings).$dynamic();
 
-/** Where the window of the order's key that about a share of the matches reach first ends; undefined when there is no window to place. */
-type WindowBound = (share: number) => Promise<string | undefined>;
+/** The window of the order's key that about a share of the matches reach first; undefined when there is none to place. */
+type WindowAt = (share: number) => Promise<Window | undefined>;
 
 /**
  * The bounds of price windows, cheapest or dearest first, from the prices of the newest
@@ -108,8 +145,8 @@ type WindowBound = (share: number) => Promise<string | undefined>;
  * gathers every listing of its prices, matching or not, which costs more than reading that many
  * matches whole.
  */
-async function priceBounds(executor: Executor, search: DocumentSearch, order: 'price_asc' | 'price_desc'): Promise<WindowBound> {
-  const none: WindowBound = async () => undefined;
+async function priceWindows(executor: Executor, search: DocumentSearch, order: 'price_asc' | 'price_desc'): Promise<WindowAt> {
+  const none: WindowAt = async () => undefined;
   const sample = await documentPage(executor, search, 'newest', { offset: 0, limit: PRICE_SAMPLE }, selectSample);
   if (sample.length < PRICE_SAMPLE) return none;
   const reach = await newerShare(executor, sample.at(-1)!.createdAt);
@@ -117,18 +154,26 @@ async function priceBounds(executor: Executor, search: DocumentSearch, order: 'p
   const prices = sample.map((row) => Number(row.price)).sort((a, b) => (order === 'price_asc' ? a - b : b - a));
   return async (share) => {
     const rank = Math.ceil(share * prices.length);
-    return rank < prices.length ? String(prices[rank]) : undefined;
+    if (rank >= prices.length) return undefined;
+    const bound = prices[rank]!;
+    return order === 'price_asc'
+      ? { spans: anyTermOf(priceSpans(undefined, bound)), rows: lte(listings.price, bound) }
+      : { spans: anyTermOf(priceSpans(bound, undefined)), rows: gte(listings.price, bound) };
   };
 }
 
-/** The bounds of the windows of the order's key: by the column's histogram for creation times, by a sample of the matches for prices. */
-async function windowBounds(executor: Executor, search: DocumentSearch, order: DocumentOrder): Promise<WindowBound> {
-  return order === 'newest' ? (share) => newestBound(executor, share) : priceBounds(executor, search, order);
+/** The windows of the newest listings, by the creation times' histogram: whole days, so no row is checked. */
+async function newestWindows(executor: Executor): Promise<WindowAt> {
+  const until = (await creationDays(executor)).afterLast;
+  return async (share) => {
+    const from = await newestBound(executor, share);
+    return from === undefined ? undefined : daysWindow(from, until);
+  };
 }
 
-function withinWindow(order: DocumentOrder, bound: string): SQL {
-  if (order === 'newest') return sql`${listings.createdAt} >= ${bound}::timestamptz`;
-  return order === 'price_asc' ? sql`${listings.price} <= ${bound}::numeric` : sql`${listings.price} >= ${bound}::numeric`;
+/** The windows of the order's key: by the column's histogram for creation times, by a sample of the matches for prices. */
+function windowsOf(executor: Executor, search: DocumentSearch, order: DocumentOrder): Promise<WindowAt> {
+  return order === 'newest' ? newestWindows(executor) : priceWindows(executor, search, order);
 }
 
 /**
@@ -147,17 +192,17 @@ export async function documentPage<Row>(
   selectRows: RowSelection<Row>,
 ): Promise<Row[]> {
   const wanted = page.offset + page.limit;
-  const read = (window: SQL | undefined) =>
+  const read = (window: Window | undefined) =>
     throughBitmapScans(executor, async (tx) =>
-      selectRows(tx).where(and(documentMatches(search), window)).orderBy(...orderOf(order)).limit(page.limit).offset(page.offset),
+      selectRows(tx).where(documentMatches(search, window)).orderBy(...orderOf(order)).limit(page.limit).offset(page.offset),
     );
   if (search.most !== undefined && search.most <= WINDOWED_FROM) return read(undefined);
-  let boundAt: WindowBound | undefined;
+  let windowAt: WindowAt | undefined;
   for (let share = (WINDOW_ROOM * wanted) / Math.max(search.estimate, 1); share < WHOLE_RANGE; share *= WINDOW_GROWTH) {
-    boundAt ??= await windowBounds(executor, search, order);
-    const bound = await boundAt(share);
-    if (bound === undefined) break;
-    const rows = await read(withinWindow(order, bound));
+    windowAt ??= await windowsOf(executor, search, order);
+    const window = await windowAt(share);
+    if (window === undefined) break;
+    const rows = await read(window);
     if (rows.length === page.limit) return rows;
   }
   return read(undefined);
@@ -165,25 +210,26 @@ export async function documentPage<Row>(
 
 /**
  * How many listings match, counted through the search index up to EXACT_TOTAL_LIMIT. Matches
- * known to be few are counted at once. Otherwise they are counted a slice of creation times at a
+ * known to be few are counted at once. Otherwise they are counted a slice of creation days at a
  * time, newest first, each slice sized from the estimate to hold the rest of the limit, so that
  * words many listings hold are intersected within a slice instead of over every listing; the
  * count stops once it reaches the limit.
  */
 export async function documentTotal(executor: Executor, search: DocumentSearch): Promise<MatchedTotal> {
-  const countWithin = (slice: SQL | undefined, limit: number) =>
-    throughBitmapScans(executor, (tx) => boundedTotal(tx, sql`select 1 from ${listings} where ${and(documentMatches(search), slice)}`, limit));
+  const countWithin = (slice: Window | undefined, limit: number) =>
+    throughBitmapScans(executor, (tx) => boundedTotal(tx, sql`select 1 from ${listings} where ${documentMatches(search, slice)}`, limit));
   if (search.most !== undefined && search.most <= WINDOWED_FROM) return countWithin(undefined, EXACT_TOTAL_LIMIT);
+  const days = await creationDays(executor);
   let counted = 0;
-  let newer: string | undefined;
+  let newer = days.afterLast;
   for (let share = (WINDOW_ROOM * EXACT_TOTAL_LIMIT) / Math.max(search.estimate, 1); share < WHOLE_RANGE; share *= WINDOW_GROWTH) {
-    const bound = await newestBound(executor, share);
-    if (bound === undefined) break;
-    const slice = and(withinWindow('newest', bound), newer === undefined ? undefined : sql`${listings.createdAt} < ${newer}::timestamptz`);
-    counted += (await countWithin(slice, EXACT_TOTAL_LIMIT - counted)).total;
+    const from = await newestBound(executor, share);
+    if (from === undefined) break;
+    const slice = daysWindow(from, newer);
+    if (slice !== undefined) counted += (await countWithin(slice, EXACT_TOTAL_LIMIT - counted)).total;
     if (counted >= EXACT_TOTAL_LIMIT) return cappedTotal(counted);
-    newer = bound;
+    newer = Math.min(newer, from);
   }
-  const rest = newer === undefined ? undefined : sql`${listings.createdAt} < ${newer}::timestamptz`;
-  return cappedTotal(counted + (await countWithin(rest, EXACT_TOTAL_LIMIT - counted)).total);
+  const rest = daysWindow(days.first, newer);
+  return cappedTotal(counted + (rest === undefined ? 0 : (await countWithin(rest, EXACT_TOTAL_LIMIT - counted)).total));
 }

@@ -1,0 +1,97 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../lib/db/query-rows.js';
+import { anyTermOf } from '../lib/search/document-query.js';
+import { daySpans, priceSpans } from '../lib/search/order-spans.js';
+import { buildCategory, buildListing } from './support/catalog-factories.js';
+import { useTestServer } from './support/test-server.js';
+
+const server = useTestServer();
+const api = server.api;
+
+const MS_PER_DAY = 86_400_000;
+
+/** Days and prices at the edges of the spans: 4^k days, a price's digits and leading digits. */
+const EDGE_DAYS = [-257, -256, -17, -16, -5, -4, -1, 0, 1, 3, 4, 5, 15, 16, 17, 63, 64, 255, 256, 257, 20_479, 20_480, 20_735, 20_736, 20_800];
+const EDGE_PRICES = [0, 0.01, 0.99, 1, 9, 9.99, 10, 10.5, 19.99, 20, 99.99, 100, 101, 999.99, 1000, 1199.99, 1200, 1250.5, 1299.99, 1300, 9999.99, 10000, 123456.78, 9999999999.99];
+
+/** Which of `values` the listings' order terms (listing_order_terms(), as the database writes them) match with `query`. */
+async function matched(query: string, terms: (value: number) => SQL, values: number[]): Promise<number[]> {
+  const found: number[] = [];
+  for (const value of values) {
+    const [row] = await queryRows<{ hit: boolean }>(server.db, sql`select ${terms(value)} @@ ${query}::tsquery as hit`);
+    if (row!.hit) found.push(value);
+  }
+  return found;
+}
+
+describe('the spans of creation days and prices the search index holds', () => {
+  it('covers exactly the days of a range, at any edge of the spans', async () => {
+    const created = (day: number) => sql`listing_order_terms(${new Date(day * MS_PER_DAY + 43_200_000).toISOString()}::timestamptz, 1)`;
+    for (const from of [-256, -5, 0, 1, 4, 15, 16, 255, 20_480]) {
+      for (const until of [from + 1, from + 3, from + 16, from + 300, 20_801]) {
+        if (until <= from) continue;
+        const expected = EDGE_DAYS.filter((day) => day >= from && day < until);
+        expect(await matched(anyTermOf(daySpans(from, until)), created, EDGE_DAYS), `days ${from} to ${until}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('counts a day from midnight UTC, as the spans of a moment just before and after it say', async () => {
+    const at = (iso: string) => sql`listing_order_terms(${iso}::timestamptz, 1)`;
+    const day = Math.floor(Date.parse('2026-11-27T00:00:00Z') / MS_PER_DAY);
+    const spans = anyTermOf(daySpans(day, day + 1));
+    expect(await matched(spans, (index) => at(['2026-11-26T23:59:59.999Z', '2026-11-27T00:00:00Z', '2026-11-27T23:59:59.999Z', '2026-11-28T00:00:00Z'][index]!), [0, 1, 2, 3])).toEqual([1, 2]);
+  });
+
+  it('covers every price of a range, whatever its digits', async () => {
+    const priced = (price: number) => sql`listing_order_terms(now(), ${price}::numeric)`;
+    const bounds = [undefined, 0, 0.5, 9, 10, 19.99, 100, 1000, 1250, 1299.99, 1300, 50_000, 9999999999.99];
+    for (const min of bounds) {
+      for (const max of bounds) {
+        if (min !== undefined && max !== undefined && max < min) continue;
+        const inRange = EDGE_PRICES.filter((price) => (min === undefined || price >= min) && (max === undefined || price <= max));
+        const found = await matched(anyTermOf(priceSpans(min, max)), priced, EDGE_PRICES);
+        expect(found, `prices ${min} to ${max}`).toEqual(expect.arrayContaining(inRange));
+      }
+    }
+  });
+
+  it('names no span for a range no price can lie in', () => {
+    expect(priceSpans(20, 10)).toEqual([]);
+    expect(priceSpans(1e12, undefined)).toEqual([]);
+    expect(daySpans(5, 5)).toEqual([]);
+  });
+});
+
+describe('price filters of the storefront at the edges of the price spans', () => {
+  const listed = new Map<string, number>();
+
+  beforeAll(async () => {
+    const category = await buildCategory(server.db, { name: 'SPAN_EDGES', displayName: 'Span Edges' });
+    for (const [index, price] of EDGE_PRICES.entries()) {
+      const listing = await buildListing(server.db, { categoryId: category.id, title: `Edge priced ${index}`, price, createdAt: new Date(Date.now() - index * MS_PER_DAY * 7) });
+      listed.set(listing.id, price);
+    }
+  });
+
+  it('answers exactly the listings whose price lies within the bounds, in every order', async () => {
+    const bounds = [undefined, 0, 0.01, 9.99, 10, 99.99, 100, 1200, 1299.99, 1300, 123456.78, 9999999999.99];
+    for (const min of bounds) {
+      for (const max of bounds) {
+        const query = new URLSearchParams({ category: 'SPAN_EDGES', limit: '100' });
+        if (min !== undefined) query.set('priceMin', String(min));
+        if (max !== undefined) query.set('priceMax', String(max));
+        const expected = [...listed].filter(([, price]) => (min === undefined || price >= min) && (max === undefined || price <= max));
+        for (const sort of ['newest', 'price_asc', 'price_desc'] as const) {
+          const response = await api.get(`/api/public/listings?${query}&sort=${sort}`);
+          expect(response.status).toBe(200);
+          const prices = (response.body.data as Array<{ id: string; price: number }>).map((item) => item.price);
+          const wanted = expected.map(([, price]) => price);
+          if (sort === 'newest') expect(prices, `${query} ${sort}`).toEqual(wanted);
+          else expect(prices, `${query} ${sort}`).toEqual([...wanted].sort((a, b) => (sort === 'price_asc' ? a - b : b - a)));
+        }
+      }
+    }
+  });
+});
