@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm/sql/sql';
 import { getDb, type Database } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
-import { created, ok, type Reply } from '../http/reply.js';
+import { created, ok, type DataReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { enforceRateLimits, limitFailures } from '../rate-limit/enforce-rate-limit.js';
@@ -43,7 +43,7 @@ const INVALID_AGENT_CODE = 'Invalid or expired agent code';
 export async function register(
   { body }: Input<{ body: typeof RegisterBody }>,
   ctx: RequestContext<'public'>,
-): Promise<Reply> {
+): Promise<DataReply<SignUpView>> {
   const db = await getDb();
   if (!(await findUsableAgentCode(db, body.agentCode))) {
     await countWrongAgentCode();
@@ -65,7 +65,7 @@ export async function register(
 
 type Credentials = NonNullable<Awaited<ReturnType<typeof findCredentials>>>;
 
-async function signedIn(db: Database, account: Credentials, network: string): Promise<Reply> {
+async function signedIn(db: Database, account: Credentials, network: string): Promise<DataReply<SignInView>> {
   const [token, deviceToken] = await Promise.all([signToken(account), issueDeviceToken(db, account.id, network)]);
   const answer: SignInView = { user: userSummary(account), token, deviceToken };
   return ok(answer);
@@ -93,7 +93,7 @@ async function signInFromDevice(
   password: string,
   network: string,
   work: PasswordWork,
-): Promise<Reply> {
+): Promise<DataReply<SignInView>> {
   const rule = { key: `login-device:${device.deviceId}`, ...DEVICE_FAILURE_LIMIT };
   const matched = await limitFailures(rule, () => passwordMatches(password, account.password, work));
   if (!matched) throw ApiError.of('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
@@ -107,7 +107,7 @@ async function signInFromDevice(
  * networks the account has not signed in from: strangers who spend it do not lock its owner out
  * at home or at work, where the owner signed in before.
  */
-async function signInUntrusted(db: Database, body: LoginBody, network: string, work: PasswordWork): Promise<Reply> {
+async function signInUntrusted(db: Database, body: LoginBody, network: string, work: PasswordWork): Promise<DataReply<SignInView>> {
   await enforceRateLimits(
     { key: `login-address:${network}`, ...LOGIN_ADDRESS_LIMIT },
     { key: `login:${body.email}:${network}`, ...LOGIN_LIMIT },
@@ -124,7 +124,7 @@ async function signInUntrusted(db: Database, body: LoginBody, network: string, w
  * once). A valid device token of the named account puts it under that device's own limit and
  * first in the queue; without one, the address's and the account's ceilings apply.
  */
-export function login({ body }: Input<{ body: typeof LoginBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
+export function login({ body }: Input<{ body: typeof LoginBody }>, ctx: RequestContext<'public'>): Promise<DataReply<SignInView>> {
   const network = ctx.clientNetwork;
   return withSignInSlot(network, async () => {
     const db = await getDb();

@@ -5,7 +5,7 @@ import { getDb, type Database } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
 import { defer } from '../http/deferred-work.js';
-import { ok, type Reply } from '../http/reply.js';
+import { ok, type DataReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { sendMail } from '../mail/send-mail.js';
@@ -16,6 +16,7 @@ import { passwordMatches } from './passwords.js';
 import { profilePresenter } from './presenter.js';
 import type { ProfileUpdateBody, profileForm } from './profile-schema.js';
 import { findCredentials, findProfile, updateProfile } from './queries.js';
+import type { ProfileView } from './view.js';
 
 /**
  * The profile as answered: its image's URL and, with LEGACY_CLIENT_FIELDS on, the original's
@@ -28,7 +29,7 @@ function profileView<T extends { name: string; profileImage: string | null }>(pr
   return { ...presented, firstName, lastName: rest.join(' ') };
 }
 
-export async function getOwnProfile(_input: unknown, ctx: RequestContext<'token'>): Promise<Reply> {
+export async function getOwnProfile(_input: unknown, ctx: RequestContext<'token'>): Promise<DataReply<ProfileView>> {
   const profile = await findProfile(await getDb(), ctx.user.id);
   if (!profile) throw ApiError.unauthorized('User no longer exists');
   return ok(profileView(profile));
@@ -56,7 +57,7 @@ const PROFILE_FIELDS = [
 export async function updateOwnProfile(
   { body, files }: Input<{ body: typeof ProfileUpdateBody; form: typeof profileForm }>,
   ctx: RequestContext<'token'>,
-): Promise<Reply> {
+): Promise<DataReply<ProfileView>> {
   const { currentPassword, ...fields } = body;
   const db = await getDb();
   const emailChanges = fields.email !== undefined && fields.email !== ctx.user.email;
