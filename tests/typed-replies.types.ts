@@ -38,4 +38,6 @@ export const refused = [
   endpoint({ summary: 'Acknowledges instead', access: 'admin', answer: answers.data(DeletedView), handle: async () => acknowledged() }),
   // @ts-expect-error `unreadCount` is declared beside `data`.
   endpoint({ summary: 'Leaves out a member', access: 'token', answer: answers.data(v.array(DeletedView), { unreadCount: v.number() }), handle: async () => ok([{ id }]) }),
+  // @ts-expect-error a 429 is declared by `rateLimit` alone.
+  endpoint({ summary: 'Declares a 429 by hand', access: 'public', answer: answers.message, errors: ['RATE_LIMITED'], handle: async () => message('Done.') }),
 ];

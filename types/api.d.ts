@@ -3898,28 +3898,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limit reached */
-            429: {
-                headers: {
-                    /** @description Seconds until the next attempt is accepted */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @description What went wrong, in English (the spec's message) */
-                        error: string;
-                        /**
-                         * @description The stable identifier of the case: branch on this, not on `error`
-                         * @enum {string}
-                         */
-                        code: "RATE_LIMITED";
-                        details?: components["schemas"]["ErrorDetail"][];
-                    };
-                };
-            };
             /** @description Unexpected failure (`Internal server error`) */
             500: {
                 headers: {

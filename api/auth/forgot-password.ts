@@ -1,4 +1,4 @@
-import { forgotPassword } from '../../lib/auth/password-reset.js';
+import { forgotPassword, limitResetRequests } from '../../lib/auth/password-reset.js';
 import { ForgotPasswordBody } from '../../lib/auth/schema.js';
 import { answers } from '../../lib/http/success-answer.js';
 import { endpoint, route } from '../../lib/service-route.js';
@@ -10,7 +10,7 @@ export default route({
     schemas: { body: ForgotPasswordBody },
     answer: answers.message,
     handle: forgotPassword,
-    errors: ['RATE_LIMITED'],
+    rateLimit: { beforeHandler: limitResetRequests },
     description: 'Always reports success, whether or not the e-mail belongs to an account. 429 after 5 requests an hour per e-mail and address, 20 per e-mail, and 30 per address across all e-mails.',
   }),
 });

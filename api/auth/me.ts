@@ -1,3 +1,4 @@
+import { limitCurrentPasswordFailures } from '../../lib/auth/password-guess-limits.js';
 import { getOwnProfile, updateOwnProfile } from '../../lib/auth/profile-handlers.js';
 
 import { profileForm, ProfileUpdateBody } from '../../lib/auth/profile-schema.js';
@@ -18,7 +19,8 @@ export default route({
     schemas: { body: ProfileUpdateBody, form: profileForm },
     answer: answers.data(ProfileView),
     handle: updateOwnProfile,
-    errors: ['CURRENT_PASSWORD_INCORRECT', 'ALREADY_EXISTS', 'RATE_LIMITED', 'PASSWORD_CHECKS_BUSY'],
+    errors: ['CURRENT_PASSWORD_INCORRECT', 'ALREADY_EXISTS', 'PASSWORD_CHECKS_BUSY'],
+    rateLimit: { inHandler: [limitCurrentPasswordFailures] },
     description: 'Changing `email` needs `currentPassword` (403 `Current password is incorrect` when missing or wrong). Wrong current passwords count like failed sign-ins of the account: after 5 within 15 minutes, 429 with `Retry-After`, even for the right one.',
   }),
 });

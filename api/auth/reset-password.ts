@@ -10,7 +10,7 @@ export default route({
     schemas: { body: ResetPasswordBody },
     answer: answers.message,
     handle: resetPassword,
-    errors: ['INVALID_RESET_CODE', 'RATE_LIMITED', 'PASSWORD_CHECKS_BUSY'],
+    errors: ['INVALID_RESET_CODE', 'PASSWORD_CHECKS_BUSY'],
     description: 'Ends every token and device token the account had.',
   }),
 });

@@ -53,13 +53,17 @@ async function sendResetCode(email: string): Promise<void> {
   });
 }
 
-/** Always the same answer: whether the account exists is never revealed, not even by timing. */
-export async function forgotPassword({ body }: Input<{ body: typeof ForgotPasswordBody }>, ctx: RequestContext<'public'>): Promise<MessageReply> {
-  await enforceRateLimits(
+/** The reset e-mail endpoint's rate limits, per address, per e-mail and address, and per e-mail, counted before a code is made. */
+export function limitResetRequests({ body }: Input<{ body: typeof ForgotPasswordBody }>, ctx: RequestContext): Promise<void> {
+  return enforceRateLimits(
     { key: `forgot-password-address:${ctx.clientNetwork}`, ...FORGOT_PASSWORD_ADDRESS_LIMIT },
     { key: `forgot-password:${body.email}:${ctx.clientNetwork}`, ...FORGOT_PASSWORD_LIMIT },
     { key: `forgot-password:${body.email}`, ...FORGOT_PASSWORD_ACCOUNT_LIMIT },
   );
+}
+
+/** Always the same answer: whether the account exists is never revealed, not even by timing. */
+export async function forgotPassword({ body }: Input<{ body: typeof ForgotPasswordBody }>): Promise<MessageReply> {
   void defer('password reset code', () => sendResetCode(body.email));
   return message('If an account exists for that e-mail, a reset code has been sent to it.');
 }

@@ -10,8 +10,8 @@ import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { sendMail } from '../mail/send-mail.js';
 import { removeImages, storeImages } from '../media/storage.js';
-import { limitFailures } from '../rate-limit/enforce-rate-limit.js';
 import { withPasswordPlace } from './bcrypt-worker.js';
+import { limitCurrentPasswordFailures } from './password-guess-limits.js';
 import { passwordMatches } from './passwords.js';
 import { profilePresenter } from './presenter.js';
 import type { ProfileUpdateBody, profileForm } from './profile-schema.js';
@@ -84,12 +84,6 @@ export async function updateOwnProfile(
 
 const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 /**
- * Wrong current passwords per account: each is a guess at the password, so it is limited like a
- * failed sign-in, and a stolen token cannot buy unlimited guesses.
- */
-const CURRENT_PASSWORD_FAILURES = { limit: 5, windowSeconds: 15 * 60 };
-
-/**
  * A change of e-mail is confirmed with the account's password. A missing one is refused without a
  * check; a given one is counted against the account's failures, and checked in the caller's
  * network's lane of password work, so a flood of them cannot delay anyone else's sign-in.
@@ -97,8 +91,7 @@ const CURRENT_PASSWORD_FAILURES = { limit: 5, windowSeconds: 15 * 60 };
 async function assertCurrentPassword(db: Database, user: { id: string; email: string }, currentPassword: string | undefined, network: string): Promise<void> {
   if (!currentPassword) throw ApiError.of('CURRENT_PASSWORD_INCORRECT', WRONG_CURRENT_PASSWORD);
   const account = await findCredentials(db, user.email);
-  const rule = { key: `current-password:${user.id}`, ...CURRENT_PASSWORD_FAILURES };
-  const matched = await withPasswordPlace(network, false, (work) => limitFailures(rule, () => passwordMatches(currentPassword, account?.password, work)));
+  const matched = await withPasswordPlace(network, false, (work) => limitCurrentPasswordFailures(user.id, () => passwordMatches(currentPassword, account?.password, work)));
   if (!matched) throw ApiError.of('CURRENT_PASSWORD_INCORRECT', WRONG_CURRENT_PASSWORD);
 }
 

@@ -28,13 +28,22 @@ interface EdgeCache<S extends Schemas = Schemas> {
   tags: (input: Input<S>) => readonly CacheTag[];
 }
 
-/** The rate limits of an endpoint, each answering 429 when over. */
+/** A limiter a handler calls itself. */
+type HandlerLimiter = (...args: never[]) => Promise<unknown>;
+
+/** Every rate limit of an endpoint, each answering 429 when over. */
 export interface RateLimits<S extends Schemas = Schemas> {
   /**
    * Counted once the input is read, before the handler runs and before its Idempotency-Key is
    * taken: a refused request leaves no key behind, and a flood of fresh keys writes nothing.
    */
   beforeHandler?: (input: Input<S>, ctx: RequestContext) => Promise<void>;
+  /**
+   * The limiters the handler calls itself, for limits that hang on what only it learns: a wrong
+   * password or code is counted once it is found wrong, a posting once the caller may make it.
+   * Named here so the declaration shows every limit the endpoint answers 429 for.
+   */
+  inHandler?: readonly HandlerLimiter[];
 }
 
 /** What an endpoint says of itself in the OpenAPI document, beyond what its code shows. */
@@ -43,8 +52,11 @@ interface EndpointNotes {
   description?: string;
   /** 201 for writes that create a record; both for a write that creates or updates one. */
   successStatus?: 200 | 201 | readonly [200, 201];
-  /** Error codes beyond those its access, inputs and options imply (see errorCodesOf in lib/openapi/document.ts). */
-  errors?: readonly ErrorCode[];
+  /**
+   * Error codes beyond those its access, inputs and options imply (see errorCodesOf in
+   * lib/openapi/document.ts). A 429 is declared by `rateLimit` alone.
+   */
+  errors?: readonly Exclude<ErrorCode, 'RATE_LIMITED'>[];
 }
 
 interface EndpointOptions<S extends Schemas> {

@@ -4,11 +4,11 @@ import { ApiError, notFoundError } from '../http/api-error.js';
 import { ok, type DataReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import { findListingWithRules } from '../listings/queries.js';
-import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { plainCaption } from './caption.js';
 import { logPresenter } from './presenter.js';
 import { ChannelError } from './channel-error.js';
 import { activeMessengerTargetOrThrow, MESSENGER, messengerChannelOrThrow } from './configs.js';
+import { throttlePosting } from './manual-posting-limits.js';
 import { listingButtons, postListing } from './posting.js';
 import { clearRetry, findLogWithListing, listingOfMessage, type PostableListing } from './queries.js';
 import type { LogView, MessageDeletedView, MessageEditedView, TriggeredView } from './view.js';
@@ -22,15 +22,6 @@ async function postableListingOrThrow(listingId: string): Promise<PostableListin
   const listing = await findListingWithRules(await getDb(), listingId);
   if (!listing) throw notFoundError('Listing', listingId);
   return listing;
-}
-
-/** Posting by hand is limited per listing and per agent, so no agent can flood the shop's channel. */
-const POSTS_PER_LISTING = { limit: 5, windowSeconds: 60 };
-const POSTS_PER_AGENT = { limit: 30, windowSeconds: 60 };
-
-async function throttlePosting(listingId: string, user: AuthUser): Promise<void> {
-  await enforceRateLimit({ key: `channel-post-listing:${listingId}`, ...POSTS_PER_LISTING });
-  if (user.role === 'AGENT') await enforceRateLimit({ key: `channel-post-agent:${user.id}`, ...POSTS_PER_AGENT });
 }
 
 /** Posts the listing now, always as a new post, and answers with the outcome. */

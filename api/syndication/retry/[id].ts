@@ -2,6 +2,7 @@ import { IdParams } from '../../../lib/http/common-schemas.js';
 import { answers } from '../../../lib/http/success-answer.js';
 import { endpoint, route } from '../../../lib/service-route.js';
 import { retrySyndication } from '../../../lib/syndication/handlers.js';
+import { throttlePosting } from '../../../lib/syndication/manual-posting-limits.js';
 import { LogView } from '../../../lib/syndication/view.js';
 
 export default route({
@@ -11,7 +12,8 @@ export default route({
     schemas: { params: IdParams },
     answer: answers.data(LogView),
     handle: retrySyndication,
-    errors: ['CONFLICT', 'NOT_CONFIGURED', 'UPSTREAM_FAILED', 'RATE_LIMITED'],
+    errors: ['CONFLICT', 'NOT_CONFIGURED', 'UPSTREAM_FAILED'],
+    rateLimit: { inHandler: [throttlePosting] },
     idempotent: true,
   }),
 });

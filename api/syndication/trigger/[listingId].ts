@@ -1,6 +1,7 @@
 import { answers } from '../../../lib/http/success-answer.js';
 import { endpoint, route } from '../../../lib/service-route.js';
 import { triggerSyndication } from '../../../lib/syndication/handlers.js';
+import { throttlePosting } from '../../../lib/syndication/manual-posting-limits.js';
 import { ListingIdParams } from '../../../lib/syndication/schema.js';
 import { TriggeredView } from '../../../lib/syndication/view.js';
 
@@ -11,7 +12,8 @@ export default route({
     schemas: { params: ListingIdParams },
     answer: answers.data(TriggeredView),
     handle: triggerSyndication,
-    errors: ['CONFLICT', 'NOT_CONFIGURED', 'UPSTREAM_FAILED', 'RATE_LIMITED'],
+    errors: ['CONFLICT', 'NOT_CONFIGURED', 'UPSTREAM_FAILED'],
+    rateLimit: { inHandler: [throttlePosting] },
     idempotent: true,
   }),
 });
