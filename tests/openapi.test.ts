@@ -356,4 +356,13 @@ describe('responses', () => {
     expect(Object.keys(doc.paths['/api/categories/{id}'].delete.responses)).toEqual(['200', '400', '401', '403', '404', '409', '500', '503']);
     for (const { op } of operations()) expect(codesOf(op, 500)).toEqual(['INTERNAL_ERROR']);
   });
+
+  it('describes a 422 by the codes the operation may answer: attribute rules only where listings are written', () => {
+    const category = doc.paths['/api/categories'].post.responses['422'];
+    expect(codesOf(doc.paths['/api/categories'].post, 422)).toEqual(['IDEMPOTENCY_KEY_REUSED']);
+    expect(category.description).toBe('The Idempotency-Key was used before with a different request');
+    expect(codesOf(doc.paths['/api/listings/{id}'].patch, 422)).toEqual(['ATTRIBUTES_INVALID']);
+    expect(doc.paths['/api/listings/{id}'].patch.responses['422'].description).not.toContain('Idempotency-Key');
+    expect(codesOf(doc.paths['/api/listings'].post, 422)).toEqual(['ATTRIBUTES_INVALID', 'IDEMPOTENCY_KEY_REUSED']);
+  });
 });

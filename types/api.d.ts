@@ -2295,7 +2295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3724,7 +3724,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4455,7 +4455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6780,7 +6780,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The listing's attributes do not satisfy its category's rules; `details` names each. The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7602,7 +7602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The listing's attributes do not satisfy its category's rules; `details` names each */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12217,7 +12217,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12988,7 +12988,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;

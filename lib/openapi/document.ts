@@ -49,8 +49,11 @@ function tagOf(pattern: string): string {
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: OpenApiObject) => ({ 'application/json': { schema } });
 
-/** How each error status is described; its body is the error envelope with the operation's codes of that status. */
-const ERROR_STATUSES: Record<number, { description: string; headers?: OpenApiObject }> = {
+/**
+ * How each error status is described; its body is the error envelope with the operation's codes of
+ * that status. A 422 has no general meaning: it is described by the codes the operation answers.
+ */
+const ERROR_STATUSES: Record<number, { description?: string; headers?: OpenApiObject }> = {
   400: { description: 'Invalid input: `details` lists each field at fault' },
   401: { description: 'Missing, malformed, invalid or expired token, or the user no longer exists' },
   403: { description: 'The role may not call this, or the record belongs to another agent' },
@@ -59,7 +62,7 @@ const ERROR_STATUSES: Record<number, { description: string; headers?: OpenApiObj
   409: { description: 'A unique value is taken, or the record is not in a state that allows this' },
   413: { description: 'A body over the endpoint\'s limit' },
   415: { description: 'The body\'s Content-Type is not one the endpoint reads' },
-  422: { description: 'Listing attributes do not satisfy the category\'s rules, or an Idempotency-Key was reused with a different request' },
+  422: {},
   429: { description: 'Rate limit reached', headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the next attempt is accepted' } } },
   500: { description: 'Unexpected failure (`Internal server error`)' },
   502: { description: 'An outside service (image host, Bot API) failed' },
@@ -231,7 +234,7 @@ function errorResponses(codes: readonly ErrorCode[]): OpenApiObject {
   return Object.fromEntries(
     statuses.map((status) => {
       const ofStatus = codes.filter((code) => ERROR_CODES[code].status === status);
-      const { description, headers } = ERROR_STATUSES[status]!;
+      const { description = ofStatus.map((code) => ERROR_CODES[code].description).join('. '), headers } = ERROR_STATUSES[status]!;
       return [status, { description, ...(headers ? { headers } : {}), content: json(errorSchema(ofStatus)) }];
     }),
   );
