@@ -2295,7 +2295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3724,7 +3724,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3894,28 +3894,6 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        details?: components["schemas"]["ErrorDetail"][];
-                    };
-                };
-            };
-            /** @description Rate limit reached */
-            429: {
-                headers: {
-                    /** @description Seconds until the next attempt is accepted */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @description What went wrong, in English (the spec's message) */
-                        error: string;
-                        /**
-                         * @description The stable identifier of the case: branch on this, not on `error`
-                         * @enum {string}
-                         */
-                        code: "RATE_LIMITED";
                         details?: components["schemas"]["ErrorDetail"][];
                     };
                 };
@@ -4477,7 +4455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6802,7 +6780,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The listing's attributes do not satisfy its category's rules; `details` names each. The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7624,7 +7602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The listing's attributes do not satisfy its category's rules; `details` names each */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12239,7 +12217,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13010,7 +12988,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Listing attributes do not satisfy the category's rules, or an Idempotency-Key was reused with a different request */
+            /** @description The Idempotency-Key was used before with a different request */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -5,12 +5,14 @@ import { getDb } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { notFoundError } from '../http/api-error.js';
-import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
+import { created, ok, paginated, pagination, type DataReply, type PageReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { countWrongAgentCode } from './agent-code-limits.js';
 import { findUsableAgentCode, insertAgentCode, listAgentCodes, revokeAgentCode } from './agent-code-queries.js';
 import type { AdminListQuery, AgentCodeCreateBody, VerifyAgentCodeBody } from './schema.js';
+import type { DeletedView } from '../http/common-views.js';
+import type { AgentCodeCheckView, AgentCodeView, CreatedAgentCodeView } from './view.js';
 
 /** With LEGACY_CLIENT_FIELDS on, the original admin panel's names beside the spec's. */
 function agentCodeView<T extends { usable: boolean; useCount: number }>(code: T): T | (T & { isActive: boolean; uses: number }) {
@@ -20,7 +22,7 @@ function agentCodeView<T extends { usable: boolean; useCount: number }>(code: T)
 export async function createAgentCode(
   { body }: Input<{ body: typeof AgentCodeCreateBody }>,
   ctx: RequestContext<'admin'>,
-): Promise<Reply> {
+): Promise<DataReply<CreatedAgentCodeView>> {
   const code = await inTransaction(await getDb(), async (tx) => {
     const row = await insertAgentCode(tx, {
       createdById: ctx.user.id,
@@ -37,13 +39,13 @@ export async function createAgentCode(
   return created(config().legacyClientFields ? { ...code, isActive: true, uses: 0 } : code);
 }
 
-export async function listCodes({ query }: Input<{ query: typeof AdminListQuery }>): Promise<Reply> {
+export async function listCodes({ query }: Input<{ query: typeof AdminListQuery }>): Promise<PageReply<AgentCodeView>> {
   const { items, total } = await listAgentCodes(await getDb(), query);
   return paginated(items.map(agentCodeView), pagination(query.page, query.limit, total));
 }
 
 /** Revoking a code already revoked changes nothing, and leaves no audit entry. */
-export async function revokeCode({ params }: Input<{ params: typeof IdParams }>, ctx: RequestContext<'admin'>): Promise<Reply> {
+export async function revokeCode({ params }: Input<{ params: typeof IdParams }>, ctx: RequestContext<'admin'>): Promise<DataReply<DeletedView>> {
   const revoked = await inTransaction(await getDb(), async (tx) => {
     const outcome = await revokeAgentCode(tx, params.id);
     if (!outcome) throw notFoundError('Agent code', params.id);
@@ -55,7 +57,7 @@ export async function revokeCode({ params }: Input<{ params: typeof IdParams }>,
 }
 
 /** Counted against the address's budget by the route (countAgentCodeCheck); a miss also shop-wide. */
-export async function verifyAgentCode({ body }: Input<{ body: typeof VerifyAgentCodeBody }>): Promise<Reply> {
+export async function verifyAgentCode({ body }: Input<{ body: typeof VerifyAgentCodeBody }>): Promise<DataReply<AgentCodeCheckView>> {
   const code = await findUsableAgentCode(await getDb(), body.code);
   if (!code) {
     await countWrongAgentCode();

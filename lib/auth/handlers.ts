@@ -1,15 +1,14 @@
-import { sql } from 'drizzle-orm/sql/sql';
 import { getDb, type Database } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
-import { created, ok, type Reply } from '../http/reply.js';
+import { created, ok, type DataReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
-import { enforceRateLimits, limitFailures } from '../rate-limit/enforce-rate-limit.js';
 import { countWrongAgentCode } from './agent-code-limits.js';
 import { consumeAgentCode, findUsableAgentCode, recordAgentCodeUser } from './agent-code-queries.js';
 import { withPasswordPlace, type PasswordWork } from './bcrypt-worker.js';
-import { deviceIsLive, issueDeviceToken, networkIsFamiliar, readDeviceToken, type TrustedDevice } from './device-tokens.js';
+import { deviceIsLive, issueDeviceToken, readDeviceToken, type TrustedDevice } from './device-tokens.js';
+import { countUntrustedSignIn, limitDeviceFailures } from './password-guess-limits.js';
 import { hashPassword, passwordMatches } from './passwords.js';
 import { userSummary } from './presenter.js';
 import { findCredentials, insertAgent } from './queries.js';
@@ -17,19 +16,6 @@ import type { LoginBody, RegisterBody } from './schema.js';
 import { withSignInSlot } from './sign-in-slots.js';
 import { signToken } from './tokens.js';
 import type { SignInView, SignUpView } from './view.js';
-
-const FIFTEEN_MINUTES = 15 * 60;
-/** Sign-in attempts per e-mail and client address. */
-const LOGIN_LIMIT = { limit: 10, windowSeconds: FIFTEEN_MINUTES };
-/**
- * Sign-in attempts per account, whatever the address, from clients without the account's device
- * token and from networks the account has not signed in from since its last password change.
- */
-const LOGIN_ACCOUNT_LIMIT = { limit: 50, windowSeconds: FIFTEEN_MINUTES };
-/** Sign-in attempts per address across every e-mail, so fresh e-mails do not buy fresh guesses. */
-const LOGIN_ADDRESS_LIMIT = { limit: 30, windowSeconds: FIFTEEN_MINUTES };
-/** Wrong passwords per device token: a device's own limit, whatever strangers try. */
-const DEVICE_FAILURE_LIMIT = { limit: 10, windowSeconds: FIFTEEN_MINUTES };
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 const INVALID_AGENT_CODE = 'Invalid or expired agent code';
@@ -43,7 +29,7 @@ const INVALID_AGENT_CODE = 'Invalid or expired agent code';
 export async function register(
   { body }: Input<{ body: typeof RegisterBody }>,
   ctx: RequestContext<'public'>,
-): Promise<Reply> {
+): Promise<DataReply<SignUpView>> {
   const db = await getDb();
   if (!(await findUsableAgentCode(db, body.agentCode))) {
     await countWrongAgentCode();
@@ -65,7 +51,7 @@ export async function register(
 
 type Credentials = NonNullable<Awaited<ReturnType<typeof findCredentials>>>;
 
-async function signedIn(db: Database, account: Credentials, network: string): Promise<Reply> {
+async function signedIn(db: Database, account: Credentials, network: string): Promise<DataReply<SignInView>> {
   const [token, deviceToken] = await Promise.all([signToken(account), issueDeviceToken(db, account.id, network)]);
   const answer: SignInView = { user: userSummary(account), token, deviceToken };
   return ok(answer);
@@ -93,26 +79,15 @@ async function signInFromDevice(
   password: string,
   network: string,
   work: PasswordWork,
-): Promise<Reply> {
-  const rule = { key: `login-device:${device.deviceId}`, ...DEVICE_FAILURE_LIMIT };
-  const matched = await limitFailures(rule, () => passwordMatches(password, account.password, work));
+): Promise<DataReply<SignInView>> {
+  const matched = await limitDeviceFailures(device.deviceId, () => passwordMatches(password, account.password, work));
   if (!matched) throw ApiError.of('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
   return signedIn(db, account, network);
 }
 
-/**
- * Every limit is counted, in one statement, before the one slow step, the password check (the same
- * for unknown e-mails). The address's ceiling comes first, so a flood from one address is refused
- * before it writes a counter for each e-mail it names. The account-wide ceiling counts only
- * networks the account has not signed in from: strangers who spend it do not lock its owner out
- * at home or at work, where the owner signed in before.
- */
-async function signInUntrusted(db: Database, body: LoginBody, network: string, work: PasswordWork): Promise<Reply> {
-  await enforceRateLimits(
-    { key: `login-address:${network}`, ...LOGIN_ADDRESS_LIMIT },
-    { key: `login:${body.email}:${network}`, ...LOGIN_LIMIT },
-    { key: `login-account:${body.email}`, ...LOGIN_ACCOUNT_LIMIT, onlyWhen: sql`not ${networkIsFamiliar(body.email, network)}` },
-  );
+/** Every limit is counted before the one slow step, the password check (the same for unknown e-mails). */
+async function signInUntrusted(db: Database, body: LoginBody, network: string, work: PasswordWork): Promise<DataReply<SignInView>> {
+  await countUntrustedSignIn(body.email, network);
   const account = await findCredentials(db, body.email);
   if (!(await passwordMatches(body.password, account?.password, work)) || !account) throw ApiError.of('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
   return signedIn(db, account, network);
@@ -124,7 +99,7 @@ async function signInUntrusted(db: Database, body: LoginBody, network: string, w
  * once). A valid device token of the named account puts it under that device's own limit and
  * first in the queue; without one, the address's and the account's ceilings apply.
  */
-export function login({ body }: Input<{ body: typeof LoginBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
+export function login({ body }: Input<{ body: typeof LoginBody }>, ctx: RequestContext<'public'>): Promise<DataReply<SignInView>> {
   const network = ctx.clientNetwork;
   return withSignInSlot(network, async () => {
     const db = await getDb();

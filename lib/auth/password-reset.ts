@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { getDb } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';
 import { defer } from '../http/deferred-work.js';
-import { message, type Reply } from '../http/reply.js';
+import { message, type MessageReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { sendMail } from '../mail/send-mail.js';
@@ -53,18 +53,22 @@ async function sendResetCode(email: string): Promise<void> {
   });
 }
 
-/** Always the same answer: whether the account exists is never revealed, not even by timing. */
-export async function forgotPassword({ body }: Input<{ body: typeof ForgotPasswordBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
-  await enforceRateLimits(
+/** The reset e-mail endpoint's rate limits, per address, per e-mail and address, and per e-mail, counted before a code is made. */
+export function limitResetRequests({ body }: Input<{ body: typeof ForgotPasswordBody }>, ctx: RequestContext): Promise<void> {
+  return enforceRateLimits(
     { key: `forgot-password-address:${ctx.clientNetwork}`, ...FORGOT_PASSWORD_ADDRESS_LIMIT },
     { key: `forgot-password:${body.email}:${ctx.clientNetwork}`, ...FORGOT_PASSWORD_LIMIT },
     { key: `forgot-password:${body.email}`, ...FORGOT_PASSWORD_ACCOUNT_LIMIT },
   );
+}
+
+/** Always the same answer: whether the account exists is never revealed, not even by timing. */
+export async function forgotPassword({ body }: Input<{ body: typeof ForgotPasswordBody }>): Promise<MessageReply> {
   void defer('password reset code', () => sendResetCode(body.email));
   return message('If an account exists for that e-mail, a reset code has been sent to it.');
 }
 
-export async function resetPassword({ body }: Input<{ body: typeof ResetPasswordBody }>, ctx: RequestContext<'public'>): Promise<Reply> {
+export async function resetPassword({ body }: Input<{ body: typeof ResetPasswordBody }>, ctx: RequestContext<'public'>): Promise<MessageReply> {
   const db = await getDb();
   const codeHash = hashResetCode(body.token);
   const userId = await checkResetCode(db, body.email, codeHash);

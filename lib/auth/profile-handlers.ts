@@ -5,17 +5,18 @@ import { getDb, type Database } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
 import { defer } from '../http/deferred-work.js';
-import { ok, type Reply } from '../http/reply.js';
+import { ok, type DataReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { sendMail } from '../mail/send-mail.js';
 import { removeImages, storeImages } from '../media/storage.js';
-import { limitFailures } from '../rate-limit/enforce-rate-limit.js';
 import { withPasswordPlace } from './bcrypt-worker.js';
+import { limitCurrentPasswordFailures } from './password-guess-limits.js';
 import { passwordMatches } from './passwords.js';
 import { profilePresenter } from './presenter.js';
 import type { ProfileUpdateBody, profileForm } from './profile-schema.js';
 import { findCredentials, findProfile, updateProfile } from './queries.js';
+import type { ProfileView } from './view.js';
 
 /**
  * The profile as answered: its image's URL and, with LEGACY_CLIENT_FIELDS on, the original's
@@ -28,7 +29,7 @@ function profileView<T extends { name: string; profileImage: string | null }>(pr
   return { ...presented, firstName, lastName: rest.join(' ') };
 }
 
-export async function getOwnProfile(_input: unknown, ctx: RequestContext<'token'>): Promise<Reply> {
+export async function getOwnProfile(_input: unknown, ctx: RequestContext<'token'>): Promise<DataReply<ProfileView>> {
   const profile = await findProfile(await getDb(), ctx.user.id);
   if (!profile) throw ApiError.unauthorized('User no longer exists');
   return ok(profileView(profile));
@@ -56,7 +57,7 @@ const PROFILE_FIELDS = [
 export async function updateOwnProfile(
   { body, files }: Input<{ body: typeof ProfileUpdateBody; form: typeof profileForm }>,
   ctx: RequestContext<'token'>,
-): Promise<Reply> {
+): Promise<DataReply<ProfileView>> {
   const { currentPassword, ...fields } = body;
   const db = await getDb();
   const emailChanges = fields.email !== undefined && fields.email !== ctx.user.email;
@@ -83,12 +84,6 @@ export async function updateOwnProfile(
 
 const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 /**
- * Wrong current passwords per account: each is a guess at the password, so it is limited like a
- * failed sign-in, and a stolen token cannot buy unlimited guesses.
- */
-const CURRENT_PASSWORD_FAILURES = { limit: 5, windowSeconds: 15 * 60 };
-
-/**
  * A change of e-mail is confirmed with the account's password. A missing one is refused without a
  * check; a given one is counted against the account's failures, and checked in the caller's
  * network's lane of password work, so a flood of them cannot delay anyone else's sign-in.
@@ -96,8 +91,7 @@ const CURRENT_PASSWORD_FAILURES = { limit: 5, windowSeconds: 15 * 60 };
 async function assertCurrentPassword(db: Database, user: { id: string; email: string }, currentPassword: string | undefined, network: string): Promise<void> {
   if (!currentPassword) throw ApiError.of('CURRENT_PASSWORD_INCORRECT', WRONG_CURRENT_PASSWORD);
   const account = await findCredentials(db, user.email);
-  const rule = { key: `current-password:${user.id}`, ...CURRENT_PASSWORD_FAILURES };
-  const matched = await withPasswordPlace(network, false, (work) => limitFailures(rule, () => passwordMatches(currentPassword, account?.password, work)));
+  const matched = await withPasswordPlace(network, false, (work) => limitCurrentPasswordFailures(user.id, () => passwordMatches(currentPassword, account?.password, work)));
   if (!matched) throw ApiError.of('CURRENT_PASSWORD_INCORRECT', WRONG_CURRENT_PASSWORD);
 }
 

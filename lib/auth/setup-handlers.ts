@@ -4,7 +4,7 @@ import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { FormSpec } from '../http/multipart.js';
-import type { Reply } from '../http/reply.js';
+import type { ContentReply } from '../http/reply.js';
 import { log } from '../log.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { checkAdminAccount } from './admin-account.js';
@@ -43,7 +43,7 @@ export function countSetupRequest(_input: unknown, ctx: RequestContext): Promise
 const noSuchPage = () => ApiError.notFound('Route not found');
 
 /** `GET /setup?token=…`: the form, while the link is live. */
-export async function showSetupPage({ query }: Pick<SetupInput, 'query'>): Promise<Reply> {
+export async function showSetupPage({ query }: Pick<SetupInput, 'query'>): Promise<ContentReply> {
   if (!(await setupLinkIsLive(await getDb(), query.token))) throw noSuchPage();
   return setupFormPage();
 }
@@ -55,7 +55,7 @@ const textOf = (value: unknown) => (typeof value === 'string' ? value : undefine
  * (an existing account with the address becomes it, as there), and spends the link in the same
  * transaction. Broken rules answer the form again, filled in, with the link still live.
  */
-export async function createFirstAdministrator({ query, body }: SetupInput): Promise<Reply> {
+export async function createFirstAdministrator({ query, body }: SetupInput): Promise<ContentReply> {
   const db = await getDb();
   if (!(await setupLinkIsLive(db, query.token))) throw noSuchPage();
   const checked = checkAdminAccount(body);

@@ -1,5 +1,5 @@
 import { escapeHtml, htmlPage } from '../http/html-page.js';
-import type { Reply } from '../http/reply.js';
+import type { ContentReply } from '../http/reply.js';
 import type { AccountProblem } from './admin-account.js';
 import { MIN_PASSWORD_LENGTH } from './schema.js';
 
@@ -29,7 +29,7 @@ ${problemsOf(state, name)}`;
  * The form that makes the first administrator. It posts back to the address it was opened at (the
  * token stays in the link), as multipart, which the route wrapper reads.
  */
-export function setupFormPage(state: SetupFormState = {}, status = 200): Reply {
+export function setupFormPage(state: SetupFormState = {}, status = 200): ContentReply {
   return htmlPage(
     'Make the first administrator',
     `<h1>Make the first administrator</h1>
@@ -46,7 +46,7 @@ ${field(state, 'password', `Password (at least ${MIN_PASSWORD_LENGTH} characters
 }
 
 /** Said once the administrator exists: the link is spent, and how to sign in. */
-export function administratorCreatedPage(email: string): Reply {
+export function administratorCreatedPage(email: string): ContentReply {
   return htmlPage(
     'Administrator created',
     `<h1>Administrator created</h1>

@@ -57,8 +57,12 @@ const LegacyNameFields = {
 
 export const ProfileView = v.pipe(v.object({ ...PublicProfileView.entries, email: Email, role: RoleView, ...LegacyNameFields }), v.title('Profile'));
 
+export type ProfileView = v.InferOutput<typeof ProfileView>;
+
 /** An agent in the administrators' list: the profile plus account dates. */
 export const AgentView = v.pipe(v.object({ ...PublicProfileView.entries, email: Email, role: RoleView, createdAt: Timestamp, updatedAt: Timestamp }), v.title('Agent'));
+
+export type AgentView = v.InferOutput<typeof AgentView>;
 
 const Code = v.pipe(v.string(), v.examples(['482915']));
 
@@ -86,6 +90,8 @@ export const AgentCodeView = v.pipe(
   v.title('AgentCode'),
 );
 
+export type AgentCodeView = v.InferOutput<typeof AgentCodeView>;
+
 export const CreatedAgentCodeView = v.object({
   id: RecordId,
   code: Code,
@@ -97,4 +103,8 @@ export const CreatedAgentCodeView = v.object({
   uses: v.optional(v.pipe(v.number(), v.integer(), v.description('With LEGACY_CLIENT_FIELDS=1 only: 0.'))),
 });
 
+export type CreatedAgentCodeView = v.InferOutput<typeof CreatedAgentCodeView>;
+
 export const AgentCodeCheckView = v.object({ valid: v.boolean(), agentName: v.nullable(v.string()), agentPhone: v.nullable(v.string()) });
+
+export type AgentCodeCheckView = v.InferOutput<typeof AgentCodeCheckView>;

@@ -4,7 +4,7 @@ import { inTransaction } from '../db/transaction.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { categoryTag, invalidateEdgeCache } from '../http/edge-cache.js';
-import { created, ok, type Reply } from '../http/reply.js';
+import { created, ok, type DataReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import { log } from '../log.js';
 import { recordCategoryAudit } from './audit.js';
@@ -23,24 +23,26 @@ import {
 } from './queries.js';
 import type { CategoryCreate, CategoryUpdate } from './schema.js';
 import { seedDefaultCategories } from './seed.js';
+import type { DeletedView } from '../http/common-views.js';
+import type { CategoryView, SeedView } from './view.js';
 
 type Params = v.InferOutput<typeof IdParams>;
 type Caller = RequestContext<'admin'>;
 
-export async function listCategories(): Promise<Reply> {
+export async function listCategories(): Promise<DataReply<CategoryView[]>> {
   const db = await getDb();
   const rows = await listCategoriesWithCounts(db);
   return ok(rows.map(categoryWithCountPresenter));
 }
 
-export async function getCategory({ params }: { params: Params }): Promise<Reply> {
+export async function getCategory({ params }: { params: Params }): Promise<DataReply<CategoryView>> {
   const db = await getDb();
   const row = await findCategoryWithCount(db, params.id);
   if (!row) throw notFoundError('Category', params.id);
   return ok(categoryWithCountPresenter(row));
 }
 
-export async function createCategory({ body }: { body: CategoryCreate }, ctx: Caller): Promise<Reply> {
+export async function createCategory({ body }: { body: CategoryCreate }, ctx: Caller): Promise<DataReply<CategoryView>> {
   const db = await getDb();
   const row = await inTransaction(db, async (tx) => {
     const inserted = await insertCategory(tx, body);
@@ -52,7 +54,7 @@ export async function createCategory({ body }: { body: CategoryCreate }, ctx: Ca
 }
 
 /** Replaces the given fields; listings keep their attributes even when the rules change. */
-export async function updateCategory({ params, body }: { params: Params; body: CategoryUpdate }, ctx: Caller): Promise<Reply> {
+export async function updateCategory({ params, body }: { params: Params; body: CategoryUpdate }, ctx: Caller): Promise<DataReply<CategoryView>> {
   const db = await getDb();
   const presented = await inTransaction(db, async (tx) => {
     const before = await lockCategory(tx, params.id);
@@ -65,7 +67,7 @@ export async function updateCategory({ params, body }: { params: Params; body: C
   return ok(presented);
 }
 
-export async function deleteCategory({ params }: { params: Params }, ctx: Caller): Promise<Reply> {
+export async function deleteCategory({ params }: { params: Params }, ctx: Caller): Promise<DataReply<DeletedView>> {
   const db = await getDb();
   await inTransaction(db, async (tx) => {
     const category = await lockCategory(tx, params.id);
@@ -87,7 +89,7 @@ export async function deleteCategory({ params }: { params: Params }, ctx: Caller
 }
 
 /** Each category the seeding creates is one audit entry, `seed`, so each category's history starts with it. */
-export async function seedCategories(_input: unknown, ctx: Caller): Promise<Reply> {
+export async function seedCategories(_input: unknown, ctx: Caller): Promise<DataReply<SeedView>> {
   const db = await getDb();
   const outcome = await inTransaction(db, async (tx) => {
     const seeded = await seedDefaultCategories(tx);

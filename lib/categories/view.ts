@@ -40,3 +40,5 @@ export const SeedView = v.object({
   existing: v.pipe(v.array(v.string()), v.description('Default names that were there already, left as they were.')),
   categories: v.array(CategoryView),
 });
+
+export type SeedView = v.InferOutput<typeof SeedView>;

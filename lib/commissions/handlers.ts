@@ -2,7 +2,7 @@ import { getDb } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
-import { ok, paginated, pagination, type Reply } from '../http/reply.js';
+import { ok, paginated, pagination, type DataReply, type PageReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { recordListingAudit } from '../listings/audit.js';
@@ -11,16 +11,17 @@ import { findPhotoRecords } from '../media/photo-records.js';
 import { assetStatsPresenter, commissionListingPresenter } from './presenter.js';
 import { assetStatistics, commissionSummary, listCommissionListings, setCommissionPercent } from './queries.js';
 import type { CommissionListingsQuery, CommissionUpdateBody } from './schema.js';
+import type { AssetStatsView, CommissionListingView, CommissionSummaryView } from './view.js';
 
-export async function getAssetStats(): Promise<Reply> {
+export async function getAssetStats(): Promise<DataReply<AssetStatsView>> {
   return ok(assetStatsPresenter(await assetStatistics(await getDb())));
 }
 
-export async function getCommissionSummary(): Promise<Reply> {
+export async function getCommissionSummary(): Promise<DataReply<CommissionSummaryView>> {
   return ok(await commissionSummary(await getDb()));
 }
 
-export async function listListingCommissions({ query }: Input<{ query: typeof CommissionListingsQuery }>): Promise<Reply> {
+export async function listListingCommissions({ query }: Input<{ query: typeof CommissionListingsQuery }>): Promise<PageReply<CommissionListingView>> {
   const db = await getDb();
   const { rows, total } = await listCommissionListings(db, query);
   const photos = await findPhotoRecords(db, rows.flatMap((row) => row.images));
@@ -33,7 +34,7 @@ export async function listListingCommissions({ query }: Input<{ query: typeof Co
 export async function updateListingCommission(
   { params, body }: Input<{ params: typeof IdParams; body: typeof CommissionUpdateBody }>,
   ctx: RequestContext<'admin'>,
-): Promise<Reply> {
+): Promise<DataReply<CommissionListingView>> {
   const db = await getDb();
   const row = await inTransaction(db, async (tx) => {
     const before = await lockListing(tx, params.id);

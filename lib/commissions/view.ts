@@ -38,6 +38,8 @@ export const CommissionSummaryView = v.object({
   pendingCommission: v.pipe(v.number(), v.description('Over AVAILABLE and PENDING listings.')),
 });
 
+export type CommissionSummaryView = v.InferOutput<typeof CommissionSummaryView>;
+
 export const CommissionListingView = v.pipe(
   v.object({ ...ListingFields, commissionAmount: v.nullable(v.number()) }),
   v.title('CommissionListing'),

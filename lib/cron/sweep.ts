@@ -3,8 +3,9 @@ import { removeExpiredIdempotencyKeys } from '../http/idempotency.js';
 import { purgeExpiredTrash } from '../listings/trash-purge.js';
 import { removeLeftBehindImages } from '../media/image-removals.js';
 import { removeUnattachedUploads } from '../media/storage.js';
-import { ok, type Reply } from '../http/reply.js';
+import { ok, type DataReply } from '../http/reply.js';
 import { sweepChannelPosts, type ChannelSweep, type SweepOptions } from '../syndication/sweeper.js';
+import type { SweepView } from './view.js';
 
 export interface SweepReport {
   channelPosts: ChannelSweep;
@@ -36,6 +37,6 @@ export async function sweep(options: SweepOptions = {}): Promise<SweepReport> {
 }
 
 /** `GET /api/cron/sweep`: what the scheduler runs. */
-export async function runSweep(): Promise<Reply> {
+export async function runSweep(): Promise<DataReply<SweepView>> {
   return ok(await sweep());
 }

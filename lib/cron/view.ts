@@ -10,3 +10,5 @@ export const SweepView = v.object({
   trashedListingsPurged: Count,
   leftBehindImagesRemoved: Count,
 });
+
+export type SweepView = v.InferOutput<typeof SweepView>;

@@ -1,7 +1,7 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import type { RequestContext } from '../http/endpoint.js';
 import { asksForHtml, escapeHtml, htmlPage } from '../http/html-page.js';
-import { ok, type Reply } from '../http/reply.js';
+import { ok, type ContentReply, type DataReply } from '../http/reply.js';
 import type { ServiceInfoView } from './view.js';
 
 const SERVICE_INFO: ServiceInfoView = {
@@ -11,7 +11,7 @@ const SERVICE_INFO: ServiceInfoView = {
 };
 
 /** The same description as a page, for a person who opens the address in a browser. */
-function frontPage(info: ServiceInfoView): Reply {
+function frontPage(info: ServiceInfoView): ContentReply {
   const { docs, openapi, health } = info.links;
   return htmlPage(
     info.name,
@@ -29,7 +29,7 @@ function frontPage(info: ServiceInfoView): Reply {
  * `GET /` (and `GET /api`): what answers here, and where to read about it; a page for a browser
  * (`Accept: text/html`), JSON for everyone else. Caches keep the two apart by `Accept`.
  */
-export async function getServiceInfo(_input: unknown, ctx: RequestContext): Promise<Reply> {
+export async function getServiceInfo(_input: unknown, ctx: RequestContext): Promise<DataReply<ServiceInfoView> | ContentReply> {
   const reply = asksForHtml(ctx.request) ? frontPage(SERVICE_INFO) : ok(SERVICE_INFO);
   return { ...reply, headers: { ...reply.headers, Vary: 'Accept' } };
 }

@@ -1,6 +1,6 @@
-import { raw, type Reply } from '../http/reply.js';
+import { raw, type HealthReply } from '../http/reply.js';
 
 /** Liveness: the function answers; no dependency is touched. */
-export async function liveness(): Promise<Reply> {
+export async function liveness(): Promise<HealthReply> {
   return raw({ status: 'ok', timestamp: new Date().toISOString() });
 }

@@ -3,7 +3,7 @@ import { getDb } from '../db/client.js';
 import { explainMissingDatabase, missingDatabaseName } from '../db/missing-database.js';
 import { pendingMigrationCount } from '../db/pending-migrations.js';
 import { ApiError } from '../http/api-error.js';
-import { raw, type Reply } from '../http/reply.js';
+import { raw, type HealthReply } from '../http/reply.js';
 
 const READINESS_TIMEOUT_MS = 3000;
 
@@ -29,7 +29,7 @@ function databaseProblem(error: unknown): string {
  * has applied every migration this build carries (a deployment whose database lags would answer
  * errors on every route that reads a newer table or column).
  */
-export async function readiness(): Promise<Reply> {
+export async function readiness(): Promise<HealthReply> {
   const missing = missingSettings(config());
   if (missing.length > 0) {
     throw new ApiError(

@@ -15,5 +15,7 @@ export const RoleView = v.picklist(roleEnum.enumValues);
 /** What a delete answers: the id of the record that went. */
 export const DeletedView = v.object({ id: RecordId });
 
+export type DeletedView = v.InferOutput<typeof DeletedView>;
+
 /** The value of a free-form JSON field, as stored. */
 export const JsonObject = v.record(v.string(), v.unknown());

@@ -2,8 +2,10 @@ import type { IncomingRequest } from './incoming-request.js';
 import type { Access, AuthUser } from './access.js';
 import type { CacheTag } from './edge-cache.js';
 import type { Input, Schemas } from './endpoint-input.js';
+import type { ErrorCode } from './error-codes.js';
 import type { SecretBearingAnswer } from './idempotency.js';
 import type { Reply } from './reply.js';
+import type { ReplyOf, SuccessAnswer } from './success-answer.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -26,23 +28,62 @@ interface EdgeCache<S extends Schemas = Schemas> {
   tags: (input: Input<S>) => readonly CacheTag[];
 }
 
-export interface EndpointOptions<S extends Schemas = Schemas> {
+/** A limiter a handler calls itself. */
+type HandlerLimiter = (...args: never[]) => Promise<unknown>;
+
+/** Every rate limit of an endpoint, each answering 429 when over. */
+export interface RateLimits<S extends Schemas = Schemas> {
+  /**
+   * Counted once the input is read, before the handler runs and before its Idempotency-Key is
+   * taken: a refused request leaves no key behind, and a flood of fresh keys writes nothing.
+   */
+  beforeHandler?: (input: Input<S>, ctx: RequestContext) => Promise<void>;
+  /**
+   * The limiters the handler calls itself, for limits that hang on what only it learns: a wrong
+   * password or code is counted once it is found wrong, a posting once the caller may make it.
+   * Named here so the declaration shows every limit the endpoint answers 429 for.
+   */
+  inHandler?: readonly HandlerLimiter[];
+}
+
+/** What an endpoint says of itself in the OpenAPI document, beyond what its code shows. */
+interface EndpointNotes {
+  summary: string;
+  description?: string;
+  /** 201 for writes that create a record; both for a write that creates or updates one. */
+  successStatus?: 200 | 201 | readonly [200, 201];
+  /**
+   * Error codes beyond those its access, inputs and options imply (see errorCodesOf in
+   * lib/openapi/document.ts). A 429 is declared by `rateLimit` alone.
+   */
+  errors?: readonly Exclude<ErrorCode, 'RATE_LIMITED'>[];
+}
+
+interface EndpointOptions<S extends Schemas> {
   /**
    * A creating request that honours `Idempotency-Key`: a retry with the key gets the first answer.
    * An answer that carries a secret says how it is kept and replayed without storing the secret.
    */
   idempotent?: true | SecretBearingAnswer;
-  /**
-   * Counts the request against its rate limits (throwing 429 when over), before its Idempotency-Key
-   * is taken: a refused request leaves no key behind, and a flood of fresh keys writes nothing.
-   */
-  rateLimit?: (input: Input<S>, ctx: RequestContext) => Promise<void>;
+  rateLimit?: RateLimits<S>;
   edgeCache?: EdgeCache<S>;
 }
 
-export interface Endpoint extends EndpointOptions {
+/** One method of a route, declared once: who may call it, its inputs, what it answers, its notes, options and handler. */
+export interface EndpointDeclaration<A extends Access, S extends Schemas, Answer extends SuccessAnswer> extends EndpointNotes, EndpointOptions<S> {
+  access: A;
+  /** The schemas of its inputs; none when it reads no input. */
+  schemas?: S;
+  /** What a success answers: the handler's reply is typed by it, and the document describes it. */
+  answer: Answer;
+  handle: (input: Input<S>, ctx: RequestContext<A>) => Promise<ReplyOf<Answer>>;
+}
+
+/** A declared endpoint, as the route wrapper runs it and the document reads it. */
+export interface Endpoint extends EndpointNotes, EndpointOptions<Schemas> {
   access: Access;
   schemas: Schemas;
+  answer: SuccessAnswer;
   handle: (input: Input<Schemas>, ctx: RequestContext) => Promise<Reply>;
 }
 
@@ -50,26 +91,17 @@ export interface Endpoint extends EndpointOptions {
 type CachedEndpoint = Endpoint & { edgeCache: EdgeCache };
 type UncachedEndpoint = Endpoint & { edgeCache?: undefined };
 
-/** Declares one method of a route: its access, the schemas of its inputs, its handler and options. */
-export function endpoint<S extends Schemas = Record<never, never>>(
-  access: 'public',
-  schemas: S,
-  handle: (input: Input<S>, ctx: RequestContext<'public'>) => Promise<Reply>,
-  options: EndpointOptions<S> & { edgeCache: EdgeCache<S> },
+type NoInput = Record<never, never>;
+
+/** Declares one method of a route (see EndpointDeclaration). */
+export function endpoint<S extends Schemas = NoInput, Answer extends SuccessAnswer = SuccessAnswer>(
+  declaration: EndpointDeclaration<'public', S, Answer> & { edgeCache: EdgeCache<S> },
 ): CachedEndpoint;
-export function endpoint<A extends Access, S extends Schemas = Record<never, never>>(
-  access: A,
-  schemas: S,
-  handle: (input: Input<S>, ctx: RequestContext<A>) => Promise<Reply>,
-  options?: Omit<EndpointOptions<S>, 'edgeCache'>,
+export function endpoint<A extends Access, S extends Schemas = NoInput, Answer extends SuccessAnswer = SuccessAnswer>(
+  declaration: EndpointDeclaration<A, S, Answer> & { edgeCache?: undefined },
 ): UncachedEndpoint;
-export function endpoint<A extends Access, S extends Schemas>(
-  access: A,
-  schemas: S,
-  handle: (input: Input<S>, ctx: RequestContext<A>) => Promise<Reply>,
-  options: EndpointOptions<S> = {},
-): Endpoint {
-  return { access, schemas, handle: handle as unknown as Endpoint['handle'], ...(options as EndpointOptions) };
+export function endpoint<A extends Access, S extends Schemas, Answer extends SuccessAnswer>(declaration: EndpointDeclaration<A, S, Answer>): Endpoint {
+  return { ...declaration, schemas: declaration.schemas ?? {} } as unknown as Endpoint;
 }
 
 /**

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { IncomingRequest } from './incoming-request.js';
-import type { Reply } from './reply.js';
+import type { ContentReply } from './reply.js';
 
 /** Text placed in a page: every character HTML gives a meaning is written as an entity. */
 export function escapeHtml(text: string): string {
@@ -31,7 +31,7 @@ const PAGE_POLICY = [
 ].join('; ');
 
 /** A whole page around `body` (already HTML), sent as it is with its own policy and never kept. */
-export function htmlPage(title: string, body: string, status = 200): Reply {
+export function htmlPage(title: string, body: string, status = 200): ContentReply {
   const html = `<!doctype html>
 <html lang="en">
 <head>

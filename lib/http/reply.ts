@@ -9,35 +9,67 @@ export interface Pagination {
   totalExact: boolean;
 }
 
-/** What a handler returns: the route wrapper writes it. */
-export interface Reply {
+/** What a handler returns: the route wrapper writes it. `Body` is what the endpoint's declared answer allows. */
+export interface Reply<Body = unknown> {
   status: number;
-  body: unknown;
+  body: Body;
   headers?: Record<string, string>;
   /** Set when `body` is already encoded (a page, an asset, or a stream) and is sent as is, with its own type. */
   contentType?: string;
 }
 
-/** `{ success: true, data, ...extra }`, the success envelope. */
-export function ok(data: unknown, extra: Record<string, unknown> = {}, status = 200): Reply {
-  return { status, body: { success: true, data, ...extra } };
+/** Envelope members beside `data` (a list's paging, its totals). */
+type Beside = Record<string, unknown>;
+type NothingBeside = Record<never, never>;
+
+/** `{ success: true, data, ...beside }`, the success envelope. */
+export type DataReply<Data, Extra extends Beside = NothingBeside> = Reply<{ success: true; data: Data } & Extra>;
+
+/** A page of a list: its items in `data`, and `pagination` beside them. */
+export type PageReply<Item, Extra extends Beside = NothingBeside> = DataReply<Item[], { pagination: Pagination } & Extra>;
+
+/** `{ success: true, message }`, for endpoints whose contract carries only a message. */
+export type MessageReply = Reply<{ success: true; message: string }>;
+
+/** `{ success: true }` alone: the request was taken. */
+export type AcknowledgementReply = Reply<{ success: true }>;
+
+/** A health check's answer, outside the envelope. */
+export type HealthReply = Reply<{ status: 'ok'; timestamp: string; checks?: Record<string, string> }>;
+
+/** A page or an asset, already encoded, with its own content type. */
+export type ContentReply = Reply<string | Buffer>;
+
+/** A body written as it is read. */
+export type StreamedReply = Reply<Readable>;
+
+export function ok<Data, Extra extends Beside = NothingBeside>(data: Data, extra?: Extra, status = 200): DataReply<Data, Extra> {
+  return { status, body: { success: true, data, ...extra } as { success: true; data: Data } & Extra };
 }
 
-export function created(data: unknown): Reply {
+export function created<Data>(data: Data): DataReply<Data> {
   return ok(data, {}, 201);
 }
 
-export function paginated(data: unknown[], pagination: Pagination, extra: Record<string, unknown> = {}): Reply {
-  return ok(data, { pagination, ...extra });
+export function paginated<Item>(data: Item[], pagination: Pagination): PageReply<Item> {
+  return ok(data, { pagination });
 }
 
-/** `{ success: true, message }` for endpoints whose contract carries only a message. */
-export function message(text: string): Reply {
+export function message(text: string): MessageReply {
   return { status: 200, body: { success: true, message: text } };
 }
 
-/** A body outside the envelope (health checks). */
-export function raw(body: unknown, status = 200): Reply {
+export function acknowledged(): AcknowledgementReply {
+  return { status: 200, body: { success: true } };
+}
+
+/** The 200 of a HEAD request: no body goes to HEAD, so none is made, and it stands for any the GET answers. */
+export function headOk(): Reply<never> {
+  return { status: 200, body: undefined as never };
+}
+
+/** A body outside the envelope (health checks, the OpenAPI document). */
+export function raw<Body>(body: Body, status = 200): Reply<Body> {
   return { status, body };
 }
 
@@ -51,7 +83,7 @@ export function pagination(page: number, limit: number, total: number | { total:
 }
 
 /** A page or asset sent as is, with its own content type and caching headers. */
-export function content(body: string | Buffer, contentType: string, headers: Record<string, string> = {}): Reply {
+export function content(body: string | Buffer, contentType: string, headers: Record<string, string> = {}): ContentReply {
   return { status: 200, body, contentType, headers: { 'Cache-Control': 'no-store', ...headers } };
 }
 
@@ -59,6 +91,6 @@ export function content(body: string | Buffer, contentType: string, headers: Rec
  * A body written as it is read, in constant memory whatever its length: a `200` with its own type.
  * Its headers are out before it ends, so a failure past that point cuts the connection.
  */
-export function streamed(body: Readable, contentType: string, headers: Record<string, string> = {}): Reply {
+export function streamed(body: Readable, contentType: string, headers: Record<string, string> = {}): StreamedReply {
   return { status: 200, body, contentType, headers: { 'Cache-Control': 'no-store', ...headers } };
 }

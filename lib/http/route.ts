@@ -42,7 +42,7 @@ async function outcomeOf(endpoint: Endpoint, request: IncomingRequest, url: URL,
   const clientIp = clientAddress(request);
   const ctx: RequestContext = { request, user, requestId, clientIp, clientNetwork: clientNetwork(clientIp) };
   const cacheTags = endpoint.edgeCache?.tags(input);
-  await endpoint.rateLimit?.(input, ctx);
+  await endpoint.rateLimit?.beforeHandler?.(input, ctx);
   const header = request.headers['idempotency-key'];
   if (!endpoint.idempotent || header === undefined) return { reply: await endpoint.handle(input, ctx), user, cacheTags };
   // Loaded only by a creating request that carries a key.

@@ -7,7 +7,7 @@ import { recordListingEvent } from '../events/listing-events.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import { categoryTag, invalidateEdgeCache } from '../http/edge-cache.js';
-import { created, ok, paginated, pagination, type Reply } from '../http/reply.js';
+import { created, ok, paginated, pagination, type DataReply, type PageReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { markDirectUploadsAttached } from '../media/direct-upload-records.js';
@@ -37,6 +37,7 @@ import {
 } from './queries.js';
 import { listTrashedListingDetails } from './trash-queries.js';
 import { MAX_LISTING_IMAGES, type ListingCreateBody, type ListingListQuery, type ListingUpdateBody, type listingImagesForm } from './schema.js';
+import type { ListingView } from './view.js';
 
 type Caller = RequestContext<'token'>;
 type ImageFiles = Input<{ form: typeof listingImagesForm }>['files'];
@@ -111,7 +112,7 @@ function requiredCreateFields(body: ListingCreateBody, user: AuthUser) {
   return present as { title: string; price: number; categoryId: string; agentId: string };
 }
 
-export async function createListing({ body, files }: Input<{ body: typeof ListingCreateBody; form: typeof listingImagesForm }>, ctx: Caller): Promise<Reply> {
+export async function createListing({ body, files }: Input<{ body: typeof ListingCreateBody; form: typeof listingImagesForm }>, ctx: Caller): Promise<DataReply<ListingView>> {
   const { user } = ctx;
   const { title, price, categoryId, agentId } = requiredCreateFields(body, user);
   if (user.role === 'AGENT' && agentId !== user.id) throw ApiError.forbidden();
@@ -154,7 +155,7 @@ export async function createListing({ body, files }: Input<{ body: typeof Listin
   return created(listingPresenter({ ...listing, category: { id, name, displayName, icon }, agent }, photoRecordsByRef(added)));
 }
 
-export async function listListings({ query }: { query: ListingListQuery }, { user }: Caller): Promise<Reply> {
+export async function listListings({ query }: { query: ListingListQuery }, { user }: Caller): Promise<PageReply<ListingView>> {
   const db = await getDb();
   const agentId = user.role === 'SUPER_ADMIN' ? undefined : user.id;
   const { rows, total } = query.trashed ? await listTrashedListingDetails(db, query, agentId) : await listListingDetails(db, query, agentId);
@@ -165,7 +166,7 @@ export async function listListings({ query }: { query: ListingListQuery }, { use
   );
 }
 
-export async function getListing({ params }: { params: ListingParams }, { user }: Caller): Promise<Reply> {
+export async function getListing({ params }: { params: ListingParams }, { user }: Caller): Promise<DataReply<ListingView>> {
   const db = await getDb();
   const row = await loadDetails(db, params.id);
   assertCanManage(user, row);
@@ -219,7 +220,7 @@ async function planUpdate(executor: Executor, listing: ShopListingRow, body: Lis
 export async function updateListing(
   { params, body, files }: Input<{ params: typeof IdParams; body: typeof ListingUpdateBody; form: typeof listingImagesForm }>,
   ctx: Caller,
-): Promise<Reply> {
+): Promise<DataReply<ListingView>> {
   const { user } = ctx;
   const newFiles = processedImages(files);
   if (!hasChanges(body, newFiles.length)) throw ApiError.badRequest('No fields to update');

@@ -5,7 +5,7 @@ import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
-import { ok, type Reply } from '../http/reply.js';
+import { ok, type DataReply } from '../http/reply.js';
 import { queueImageRemovals, removeQueuedImages } from '../media/image-removals.js';
 import { findPhotoRecords } from '../media/photo-records.js';
 import { recordListingAudit } from './audit.js';
@@ -14,6 +14,8 @@ import { listingPresenter } from './presenter.js';
 import { deleteListingRow, findListingDetails, inShop, lockListing, lockListingInOrOutOfTrash, type ListingRow } from './queries.js';
 import type { ListingDeleteQuery } from './schema.js';
 import { bringBackFromTrash, moveListingToTrash } from './trash-queries.js';
+import type { DeletedView } from '../http/common-views.js';
+import type { ListingView } from './view.js';
 
 type Caller = RequestContext<'token'>;
 
@@ -28,7 +30,7 @@ function ownListingOrThrow(ctx: Caller, row: ListingRow | undefined, id: string)
  * every count and the search at once (the statistics triggers take it out), its channel posts are
  * taken down after the commit, and its images stay, for a restore. One already in the trash is not found.
  */
-async function moveToTrash(id: string, ctx: Caller): Promise<Reply> {
+async function moveToTrash(id: string, ctx: Caller): Promise<DataReply<DeletedView>> {
   const db = await getDb();
   const { listing, afterCommit } = await inTransaction(db, async (tx) => {
     const row = await lockListing(tx, id);
@@ -49,7 +51,7 @@ async function moveToTrash(id: string, ctx: Caller): Promise<Reply> {
  * first, in the same transaction (an entry in the audit trail for each step). The images are
  * queued for removal with the listing's row, and deleted after the commit.
  */
-async function removeForGood(id: string, ctx: Caller): Promise<Reply> {
+async function removeForGood(id: string, ctx: Caller): Promise<DataReply<DeletedView>> {
   const db = await getDb();
   const { listing, afterCommit } = await inTransaction(db, async (tx) => {
     const row = ownListingOrThrow(ctx, await lockListingInOrOutOfTrash(tx, id), id);
@@ -73,7 +75,7 @@ async function removeForGood(id: string, ctx: Caller): Promise<Reply> {
   return ok({ id });
 }
 
-export async function deleteListing({ params, query }: Input<{ params: typeof IdParams; query: typeof ListingDeleteQuery }>, ctx: Caller): Promise<Reply> {
+export async function deleteListing({ params, query }: Input<{ params: typeof IdParams; query: typeof ListingDeleteQuery }>, ctx: Caller): Promise<DataReply<DeletedView>> {
   return query.permanent ? removeForGood(params.id, ctx) : moveToTrash(params.id, ctx);
 }
 
@@ -84,7 +86,7 @@ export async function deleteListing({ params, query }: Input<{ params: typeof Id
  * trash is 409; of two restores at once, the second finds it out. One whose category was deleted
  * while it was in the trash has nowhere to go back to: 409, naming the category.
  */
-export async function restoreListing({ params }: Input<{ params: typeof IdParams }>, ctx: Caller): Promise<Reply> {
+export async function restoreListing({ params }: Input<{ params: typeof IdParams }>, ctx: Caller): Promise<DataReply<ListingView>> {
   const db = await getDb();
   const { details, categoryId, afterCommit } = await inTransaction(db, async (tx) => {
     const row = ownListingOrThrow(ctx, await lockListingInOrOutOfTrash(tx, params.id), params.id);

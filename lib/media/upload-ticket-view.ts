@@ -20,3 +20,5 @@ export const UploadTicketView = v.object({
     signature: v.string(),
   }),
 });
+
+export type UploadTicketView = v.InferOutput<typeof UploadTicketView>;

@@ -3,17 +3,19 @@ import type { AuthUser } from '../http/access.js';
 import { getDb } from '../db/client.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
 import type { IdParams } from '../http/common-schemas.js';
-import { ok, type Reply } from '../http/reply.js';
+import { ok, type DataReply } from '../http/reply.js';
 import { notificationPresenter } from './presenter.js';
 import { findNotificationOwner, listNotificationsPage, markAllNotificationsRead, markNotificationRead } from './queries.js';
 import type { NotificationListOptions } from './schema.js';
+import type { BesideOutputs } from '../http/success-answer.js';
+import type { MarkedReadView, NotificationPaging, NotificationView } from './view.js';
 
 interface Caller {
   user: AuthUser;
 }
 
 /** The caller's own notifications only; `pagination` carries page, limit and total, as the spec shows it. */
-export async function listNotifications({ query }: { query: NotificationListOptions }, { user }: Caller): Promise<Reply> {
+export async function listNotifications({ query }: { query: NotificationListOptions }, { user }: Caller): Promise<DataReply<NotificationView[], BesideOutputs<typeof NotificationPaging>>> {
   const db = await getDb();
   const { items, total, unreadCount } = await listNotificationsPage(db, user.id, query);
   return ok(items.map(notificationPresenter), {
@@ -22,12 +24,12 @@ export async function listNotifications({ query }: { query: NotificationListOpti
   });
 }
 
-export async function markAllRead(_input: unknown, { user }: Caller): Promise<Reply> {
+export async function markAllRead(_input: unknown, { user }: Caller): Promise<DataReply<MarkedReadView>> {
   const db = await getDb();
   return ok({ updated: await markAllNotificationsRead(db, user.id) });
 }
 
-export async function markRead({ params }: { params: v.InferOutput<typeof IdParams> }, { user }: Caller): Promise<Reply> {
+export async function markRead({ params }: { params: v.InferOutput<typeof IdParams> }, { user }: Caller): Promise<DataReply<NotificationView>> {
   const db = await getDb();
   const row = await markNotificationRead(db, params.id, user.id);
   if (row) return ok(notificationPresenter(row));

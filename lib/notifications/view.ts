@@ -23,3 +23,5 @@ export const NotificationPaging = {
 };
 
 export const MarkedReadView = v.object({ updated: v.pipe(v.number(), v.integer()) });
+
+export type MarkedReadView = v.InferOutput<typeof MarkedReadView>;

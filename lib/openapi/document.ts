@@ -4,10 +4,10 @@ import { CACHE_TAG_HEADER, EDGE_CACHE_CONTROL } from '../http/edge-cache.js';
 import { ALL_ERROR_CODES, ERROR_CODES, type ErrorCode } from '../http/error-codes.js';
 import { HTTP_METHODS, type Endpoint, type HttpMethod } from '../http/endpoint.js';
 import type { FileBodySpec } from '../http/file-body.js';
+import type { SuccessAnswer } from '../http/success-answer.js';
 import { PhotoView } from '../media/photo-view.js';
 import { answerJsonSchema, requestJsonSchema, type JsonSchema } from './json-schema.js';
-import { ANSWERS, type AnswerShape } from './answers.js';
-import { OPERATION_NOTES, type OperationNotes } from './operations.js';
+import { OPENAPI_DOCUMENT_OPERATION } from './document-operation.js';
 import { queryValueSchema } from './query-values.js';
 import { DEPRECATED_ALIASES, ROUTE_ALIASES, type RouteModules } from './route-modules.js';
 
@@ -49,8 +49,11 @@ function tagOf(pattern: string): string {
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: OpenApiObject) => ({ 'application/json': { schema } });
 
-/** How each error status is described; its body is the error envelope with the operation's codes of that status. */
-const ERROR_STATUSES: Record<number, { description: string; headers?: OpenApiObject }> = {
+/**
+ * How each error status is described; its body is the error envelope with the operation's codes of
+ * that status. A 422 has no general meaning: it is described by the codes the operation answers.
+ */
+const ERROR_STATUSES: Record<number, { description?: string; headers?: OpenApiObject }> = {
   400: { description: 'Invalid input: `details` lists each field at fault' },
   401: { description: 'Missing, malformed, invalid or expired token, or the user no longer exists' },
   403: { description: 'The role may not call this, or the record belongs to another agent' },
@@ -59,7 +62,7 @@ const ERROR_STATUSES: Record<number, { description: string; headers?: OpenApiObj
   409: { description: 'A unique value is taken, or the record is not in a state that allows this' },
   413: { description: 'A body over the endpoint\'s limit' },
   415: { description: 'The body\'s Content-Type is not one the endpoint reads' },
-  422: { description: 'Listing attributes do not satisfy the category\'s rules, or an Idempotency-Key was reused with a different request' },
+  422: {},
   429: { description: 'Rate limit reached', headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the next attempt is accepted' } } },
   500: { description: 'Unexpected failure (`Internal server error`)' },
   502: { description: 'An outside service (image host, Bot API) failed' },
@@ -127,15 +130,17 @@ const COMPONENT_SCHEMAS: Record<string, OpenApiObject> = {
 
 const ASSET_TYPES = ['text/css', 'text/javascript', 'image/png'];
 
-/** The success envelope of `data`, with `pagination` when the list pages (required, or only when a page is asked for). */
-function envelope(answer: AnswerShape, pagination: 'none' | 'always' | 'on-request'): OpenApiObject {
-  const data = answerJsonSchema(pagination === 'none' ? answer.data : v.array(answer.data));
-  const beside = Object.fromEntries(Object.entries(answer.beside ?? {}).map(([name, schema]) => [name, answerJsonSchema(schema)]));
+type DataAnswer = Extract<SuccessAnswer, { kind: 'data' }>;
+type PagesAnswer = Extract<SuccessAnswer, { kind: 'pages' }>;
+
+/** The success envelope of `data`, with the members beside it, and `pagination` when the list pages (required, or only when a page is asked for). */
+function envelope(data: v.GenericSchema, beside: Record<string, v.GenericSchema>, pagination: 'none' | PagesAnswer['pagination']): OpenApiObject {
+  const besideSchemas = Object.fromEntries(Object.entries(beside).map(([name, schema]) => [name, answerJsonSchema(schema)]));
   const paging = pagination === 'none' ? {} : { pagination: schemaRef('Pagination') };
   return {
     type: 'object',
-    required: ['success', 'data', ...Object.keys(beside), ...(pagination === 'always' ? ['pagination'] : [])],
-    properties: { success: { const: true }, data, ...beside, ...paging },
+    required: ['success', 'data', ...Object.keys(besideSchemas), ...(pagination === 'always' ? ['pagination'] : [])],
+    properties: { success: { const: true }, data: answerJsonSchema(data), ...besideSchemas, ...paging },
   };
 }
 
@@ -144,23 +149,26 @@ function withPage(response: OpenApiObject): OpenApiObject {
   return { ...response, content: { ...(response.content as OpenApiObject), 'text/html': { schema: { type: 'string' } } } };
 }
 
-function successResponse(key: string, notes: OperationNotes): OpenApiObject {
-  const answer = ANSWERS[key];
-  if (notes.pageForBrowsers) return withPage(successResponse(key, { ...notes, pageForBrowsers: false }));
-  switch (notes.reply ?? 'data') {
-    case 'paginated':
-    case 'paginated-on-request':
-      if (!answer) throw new Error(`${key} pages a list, but answers.ts does not say of what`);
-      return { description: 'A page of results', content: json(envelope(answer, notes.reply === 'paginated' ? 'always' : 'on-request')) };
+function dataResponse(answer: DataAnswer): OpenApiObject {
+  const response = { description: 'The `data` envelope', content: json(envelope(answer.data, answer.beside, 'none')) };
+  return answer.htmlForBrowsers ? withPage(response) : response;
+}
+
+function successResponse(answer: SuccessAnswer, where: string): OpenApiObject {
+  switch (answer.kind) {
+    case 'data':
+      return dataResponse(answer);
+    case 'pages':
+      return { description: 'A page of results', content: json(envelope(v.array(answer.item), {}, answer.pagination)) };
     case 'message':
       return { description: 'Done', content: json(schemaRef('MessageSuccess')) };
-    case 'success':
+    case 'acknowledgement':
       return { description: 'Acknowledged', content: json(schemaRef('Acknowledgement')) };
     case 'health':
       return { description: 'Healthy (no envelope)', content: json(schemaRef('Health')) };
     case 'document':
       return { description: 'An OpenAPI 3.1 document', content: json({ type: 'object' }) };
-    case 'page':
+    case 'html':
       return { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } };
     case 'asset':
       return { description: 'The file', content: Object.fromEntries(ASSET_TYPES.map((type) => [type, { schema: { type: 'string' } }])) };
@@ -170,14 +178,13 @@ function successResponse(key: string, notes: OperationNotes): OpenApiObject {
         headers: { 'Content-Disposition': { schema: { type: 'string' }, description: '`attachment; filename="listings-<date>.csv"`' } },
         content: { 'text/csv': { schema: { type: 'string' } } },
       };
-    default:
-      if (!answer) throw new Error(`${key} answers \`data\`, but answers.ts does not describe it`);
-      return { description: 'The `data` envelope', content: json(envelope(answer, 'none')) };
+    case 'none':
+      throw new Error(`${where} never succeeds: it is no operation to document`);
   }
 }
 
-/** What the document reads of an endpoint: how it is called, never its handler. */
-type DescribedEndpoint = Pick<Endpoint, 'access' | 'schemas' | 'idempotent' | 'edgeCache' | 'rateLimit'>;
+/** What the document reads of an endpoint: its declaration, never its handler. */
+type DescribedEndpoint = Omit<Endpoint, 'handle'>;
 
 /** The headers of an answer the CDN may keep, on its 200 and its 304 alike. */
 const EDGE_CACHE_HEADERS: OpenApiObject = {
@@ -195,10 +202,10 @@ const IF_NONE_MATCH_PARAMETER: OpenApiObject = {
 
 const EDGE_CACHE_NOTE = `Cached by the CDN: \`${EDGE_CACHE_CONTROL}\`, filed under the tags of what it shows (the \`${CACHE_TAG_HEADER}\` header, which the CDN strips), which every write that changes it purges. Errors are not cached.`;
 
-/** The codes an operation may answer: those its access, inputs and options imply, and those its notes add. */
-function errorCodesOf(endpoint: DescribedEndpoint, notes: OperationNotes): ErrorCode[] {
+/** The codes an operation may answer: those its access, inputs and options imply, and those it declares. */
+function errorCodesOf(endpoint: DescribedEndpoint): ErrorCode[] {
   const { access, schemas } = endpoint;
-  const codes = new Set<ErrorCode>(notes.errors);
+  const codes = new Set<ErrorCode>(endpoint.errors);
   if (schemas.params || schemas.query || schemas.body || schemas.form) codes.add('VALIDATION_FAILED');
   if (access !== 'public') codes.add('UNAUTHENTICATED');
   if (access === 'admin' || (access === 'token' && schemas.params)) codes.add('FORBIDDEN');
@@ -227,7 +234,7 @@ function errorResponses(codes: readonly ErrorCode[]): OpenApiObject {
   return Object.fromEntries(
     statuses.map((status) => {
       const ofStatus = codes.filter((code) => ERROR_CODES[code].status === status);
-      const { description, headers } = ERROR_STATUSES[status]!;
+      const { description = ofStatus.map((code) => ERROR_CODES[code].description).join('. '), headers } = ERROR_STATUSES[status]!;
       return [status, { description, ...(headers ? { headers } : {}), content: json(errorSchema(ofStatus)) }];
     }),
   );
@@ -319,30 +326,28 @@ function operationId(method: HttpMethod, pattern: string): string {
 }
 
 /** The document's own route (api/openapi.json.ts), as it declares itself. */
-const SELF: Record<string, Partial<Record<HttpMethod, DescribedEndpoint>>> = { '/api/openapi.json': { GET: { access: 'public', schemas: {} } } };
+const SELF: Record<string, Partial<Record<HttpMethod, DescribedEndpoint>>> = { '/api/openapi.json': { GET: { ...OPENAPI_DOCUMENT_OPERATION, schemas: {} } } };
 
 function operation(method: HttpMethod, pattern: string, endpoint: DescribedEndpoint): OpenApiObject {
-  const key = `${method} ${pattern}`;
-  const notes: OperationNotes = OPERATION_NOTES[key] ?? { summary: key };
   const access = {
     public: 'No token needed.',
     token: 'Needs a bearer token (any role).',
     admin: 'Administrators only: needs a bearer token of a `SUPER_ADMIN`.',
     cron: 'The scheduler only: needs `Authorization: Bearer <CRON_SECRET>`.',
   }[endpoint.access];
-  const success = successResponse(key, notes);
-  const responses: OpenApiObject = Object.fromEntries([notes.successStatus ?? 200].flat().map((status) => [status, success]));
+  const success = successResponse(endpoint.answer, `${method} ${pattern}`);
+  const responses: OpenApiObject = Object.fromEntries([endpoint.successStatus ?? 200].flat().map((status) => [status, success]));
   if (endpoint.edgeCache) {
     responses[200] = { ...(responses[200] as OpenApiObject), headers: EDGE_CACHE_HEADERS };
     responses[304] = { description: '`If-None-Match` names the current answer: no body', headers: EDGE_CACHE_HEADERS };
   }
-  Object.assign(responses, errorResponses(errorCodesOf(endpoint, notes)));
+  Object.assign(responses, errorResponses(errorCodesOf(endpoint)));
   const body = requestBody(endpoint);
-  const description = [notes.description, endpoint.edgeCache ? EDGE_CACHE_NOTE : undefined, access].filter(Boolean).join('\n\n');
+  const description = [endpoint.description, endpoint.edgeCache ? EDGE_CACHE_NOTE : undefined, access].filter(Boolean).join('\n\n');
   return {
     operationId: operationId(method, pattern),
     tags: [tagOf(pattern)],
-    summary: notes.summary,
+    summary: endpoint.summary,
     description,
     'x-access': endpoint.access,
     security: { public: [], token: [{ bearerAuth: [] }], admin: [{ bearerAuth: [] }], cron: [{ cronSecret: [] }] }[endpoint.access],

@@ -4,11 +4,12 @@ import { config } from '../config.js';
 import { getDb, type Executor } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { invalidateEdgeCache } from '../http/edge-cache.js';
-import { ok, type Reply } from '../http/reply.js';
+import { ok, type DataReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { readSettings, readStoredSettings, writeSettings, type Settings } from './queries.js';
 import { STORED_ONLY_SETTINGS, RENAMED_SETTINGS, type SettingsUpdateBody } from './schema.js';
+import type { SettingsView } from './view.js';
 
 /**
  * The spec's twelve keys; with LEGACY_CLIENT_FIELDS on, also the original's names for them and its
@@ -20,12 +21,12 @@ async function settingsView(executor: Executor, current: Settings): Promise<Reco
   return { ...current, ...renamed, ...(await readStoredSettings(executor, STORED_ONLY_SETTINGS)) };
 }
 
-export async function getSettings(): Promise<Reply> {
+export async function getSettings(): Promise<DataReply<SettingsView>> {
   const db = await getDb();
   return ok(await settingsView(db, await readSettings(db)));
 }
 
-export async function updateSettings({ body }: Input<{ body: typeof SettingsUpdateBody }>, ctx: RequestContext<'admin'>): Promise<Reply> {
+export async function updateSettings({ body }: Input<{ body: typeof SettingsUpdateBody }>, ctx: RequestContext<'admin'>): Promise<DataReply<SettingsView>> {
   const db = await getDb();
   const current = await inTransaction(db, async (tx) => {
     const before = await readSettings(tx);

@@ -15,3 +15,5 @@ export const SettingsView = v.pipe(
   }),
   v.title('Settings'),
 );
+
+export type SettingsView = v.InferOutput<typeof SettingsView>;

@@ -34,7 +34,7 @@ export function filterOptionsPresenter({ schemaRules, values, cutFields }: Categ
       }
       const options = sortedValues(rule, present);
       const offered = { ...rule, options, counts: countsOf(options, counts.get(rule.field)) };
-      return [rule.field, cut.has(rule.field) ? { ...offered, hasMoreOptions: true } : offered];
+      return [rule.field, cut.has(rule.field) ? { ...offered, hasMoreOptions: true as const } : offered];
     }),
   );
 }

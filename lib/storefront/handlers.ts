@@ -4,7 +4,7 @@ import { notFoundError } from '../http/api-error.js';
 import { nameReadPlan } from '../http/request-timing.js';
 import { findPhotoRecords, photoRecordsByRef } from '../media/photo-records.js';
 import type { IdParams } from '../http/common-schemas.js';
-import { ok, paginated, pagination, type Reply } from '../http/reply.js';
+import { acknowledged, headOk, ok, paginated, pagination, type AcknowledgementReply, type DataReply, type PageReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limit.js';
@@ -24,6 +24,9 @@ import {
   type PublicListingFilters,
 } from './queries.js';
 import { ATTRIBUTE_FILTERS, type FilterOptionsQuery, type InquiryBody, type PublicListingsQuery, type SuggestQuery } from './schema.js';
+import type * as v from 'valibot';
+import type { BesideOutputs } from '../http/success-answer.js';
+import type { FilterOptionsTotals, FilterOptionsView, PublicListingDetailView, PublicListingView, SuggestionView } from './view.js';
 
 /**
  * Reads the query into filters; an empty value filters nothing, and the older names are aliases
@@ -56,7 +59,7 @@ async function filtersOf(executor: Executor, query: FilterOptionsQuery): Promise
   };
 }
 
-export async function listPublicListings({ query }: Input<{ query: typeof PublicListingsQuery }>): Promise<Reply> {
+export async function listPublicListings({ query }: Input<{ query: typeof PublicListingsQuery }>): Promise<PageReply<PublicListingView> | DataReply<PublicListingView[]>> {
   const db = await getDb();
   const filters = await filtersOf(db, query);
   const order = query.sort ?? (filters.search ? 'relevance' : 'newest');
@@ -69,11 +72,11 @@ export async function listPublicListings({ query }: Input<{ query: typeof Public
 }
 
 /** A view is counted by GET only: HEAD (link checkers, previews) answers whether it exists. */
-export async function getPublicListing({ params }: Input<{ params: typeof IdParams }>, ctx: RequestContext<'public'>): Promise<Reply> {
+export async function getPublicListing({ params }: Input<{ params: typeof IdParams }>, ctx: RequestContext<'public'>): Promise<DataReply<v.InferOutput<typeof PublicListingDetailView>>> {
   const db = await getDb();
   if (ctx.request.method.toUpperCase() === 'HEAD') {
     if (!(await publicListingExists(db, params.id))) throw notFoundError('Listing', params.id);
-    return ok(null);
+    return headOk();
   }
   const found = await viewPublicListing(db, params.id);
   if (!found) throw notFoundError('Listing', params.id);
@@ -96,14 +99,14 @@ export const limitInquiries = ({ params }: Input<{ params: typeof IdParams }>, c
     { key: `inquiry:${params.id}:${ctx.clientNetwork}`, ...INQUIRY_LIMIT },
   );
 
-export async function recordInquiry({ params }: Input<{ params: typeof IdParams; body: typeof InquiryBody }>): Promise<Reply> {
+export async function recordInquiry({ params }: Input<{ params: typeof IdParams; body: typeof InquiryBody }>): Promise<AcknowledgementReply> {
   const db = await getDb();
   if (!(await countInquiry(db, params.id))) throw notFoundError('Listing', params.id);
-  return { status: 200, body: { success: true } };
+  return acknowledged();
 }
 
 /** A category's filter options with their counts, and the total and price range of the filtered list; no category, no options. */
-export async function getFilterOptions({ query }: Input<{ query: typeof FilterOptionsQuery }>): Promise<Reply> {
+export async function getFilterOptions({ query }: Input<{ query: typeof FilterOptionsQuery }>): Promise<DataReply<v.InferOutput<typeof FilterOptionsView>, BesideOutputs<typeof FilterOptionsTotals>>> {
   const db = await getDb();
   const filters = await filtersOf(db, query);
   const found = query.category ? await findCategoryFilterValues(db, query.category) : undefined;
@@ -116,6 +119,6 @@ export async function getFilterOptions({ query }: Input<{ query: typeof FilterOp
   });
 }
 
-export async function suggest({ query }: Input<{ query: typeof SuggestQuery }>): Promise<Reply> {
+export async function suggest({ query }: Input<{ query: typeof SuggestQuery }>): Promise<DataReply<v.InferOutput<typeof SuggestionView>[]>> {
   return ok(await findSuggestions(await getDb(), query.q));
 }

@@ -4,7 +4,7 @@ import { getDb, type Executor } from '../db/client.js';
 import { inTransaction } from '../db/transaction.js';
 import { ApiError } from '../http/api-error.js';
 import { invalidateEdgeCache, type CacheTag } from '../http/edge-cache.js';
-import { created, ok, type Reply } from '../http/reply.js';
+import { created, ok, type DataReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import {
   deleteConfigRow,
@@ -18,9 +18,10 @@ import {
 } from './configs.js';
 import { configPresenter, environmentConfigPresenter, maskSecret } from './presenter.js';
 import type { ConfigInput } from './schema.js';
+import type { ConfigDeletedView, ConfigView } from './view.js';
 
 /** Every stored config, plus the environment-backed `MESSENGER` config while no row replaces it. */
-export async function listConfigs(): Promise<Reply> {
+export async function listConfigs(): Promise<DataReply<ConfigView[]>> {
   const rows = await listConfigRows(await getDb());
   const views = rows.map(configPresenter);
   const env = environmentConfig();
@@ -28,7 +29,7 @@ export async function listConfigs(): Promise<Reply> {
   return ok(views.sort((a, b) => a.platform.localeCompare(b.platform)));
 }
 
-export async function getConfig({ params }: { params: { platform: string } }): Promise<Reply> {
+export async function getConfig({ params }: { params: { platform: string } }): Promise<DataReply<ConfigView>> {
   const row = await findConfigRow(await getDb(), params.platform);
   if (row) return ok(configPresenter(row));
   const env = params.platform === MESSENGER ? environmentConfig() : undefined;
@@ -62,7 +63,7 @@ function cacheTagsOfConfig(platform: string): CacheTag[] {
 }
 
 /** Creates the platform's config, or updates the fields sent (a masked secret sent back unchanged keeps the stored one). */
-export async function saveConfig({ body }: { body: ConfigInput }, ctx: RequestContext<'admin'>): Promise<Reply> {
+export async function saveConfig({ body }: { body: ConfigInput }, ctx: RequestContext<'admin'>): Promise<DataReply<ConfigView>> {
   const db = await getDb();
   const { existing, row } = await inTransaction(db, (tx) => writeConfig(tx, ctx, body));
   await invalidateEdgeCache(cacheTagsOfConfig(body.platform));
@@ -87,7 +88,7 @@ async function writeConfig(tx: Executor, source: AuditSource, body: ConfigInput)
   return { existing, row };
 }
 
-export async function deleteConfig({ params }: { params: { platform: string } }, ctx: RequestContext<'admin'>): Promise<Reply> {
+export async function deleteConfig({ params }: { params: { platform: string } }, ctx: RequestContext<'admin'>): Promise<DataReply<ConfigDeletedView>> {
   await inTransaction(await getDb(), async (tx) => {
     const deleted = await deleteConfigRow(tx, params.platform);
     if (!deleted) throw ApiError.notFound(`Syndication config for platform "${params.platform}" not found`);

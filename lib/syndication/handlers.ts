@@ -1,16 +1,17 @@
 import type { AuthUser } from '../http/access.js';
 import { getDb } from '../db/client.js';
 import { ApiError, notFoundError } from '../http/api-error.js';
-import { ok, type Reply } from '../http/reply.js';
+import { ok, type DataReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import { findListingWithRules } from '../listings/queries.js';
-import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { plainCaption } from './caption.js';
 import { logPresenter } from './presenter.js';
 import { ChannelError } from './channel-error.js';
 import { activeMessengerTargetOrThrow, MESSENGER, messengerChannelOrThrow } from './configs.js';
+import { throttlePosting } from './manual-posting-limits.js';
 import { listingButtons, postListing } from './posting.js';
 import { clearRetry, findLogWithListing, listingOfMessage, type PostableListing } from './queries.js';
+import type { LogView, MessageDeletedView, MessageEditedView, TriggeredView } from './view.js';
 
 /** An agent acts on the channel posts of their own listings only (403 otherwise); administrators on all. */
 function assertMayPost(user: AuthUser, listing: { agentId: string | null }): void {
@@ -23,17 +24,8 @@ async function postableListingOrThrow(listingId: string): Promise<PostableListin
   return listing;
 }
 
-/** Posting by hand is limited per listing and per agent, so no agent can flood the shop's channel. */
-const POSTS_PER_LISTING = { limit: 5, windowSeconds: 60 };
-const POSTS_PER_AGENT = { limit: 30, windowSeconds: 60 };
-
-async function throttlePosting(listingId: string, user: AuthUser): Promise<void> {
-  await enforceRateLimit({ key: `channel-post-listing:${listingId}`, ...POSTS_PER_LISTING });
-  if (user.role === 'AGENT') await enforceRateLimit({ key: `channel-post-agent:${user.id}`, ...POSTS_PER_AGENT });
-}
-
 /** Posts the listing now, always as a new post, and answers with the outcome. */
-export async function triggerSyndication({ params }: { params: { listingId: string } }, { user }: RequestContext<'token'>): Promise<Reply> {
+export async function triggerSyndication({ params }: { params: { listingId: string } }, { user }: RequestContext<'token'>): Promise<DataReply<TriggeredView>> {
   const listing = await postableListingOrThrow(params.listingId);
   assertMayPost(user, listing);
   await throttlePosting(listing.id, user);
@@ -46,7 +38,7 @@ export async function triggerSyndication({ params }: { params: { listingId: stri
 }
 
 /** A new attempt at a failed entry, with the same action, logged as a new entry. */
-export async function retrySyndication({ params }: { params: { id: string } }, { user }: RequestContext<'token'>): Promise<Reply> {
+export async function retrySyndication({ params }: { params: { id: string } }, { user }: RequestContext<'token'>): Promise<DataReply<LogView>> {
   const db = await getDb();
   const found = await findLogWithListing(db, params.id);
   if (!found) throw notFoundError('Syndication log', params.id);
@@ -71,7 +63,7 @@ function channelFailure(error: unknown, messageId: number): never {
   throw new ApiError(502, error.message);
 }
 
-export async function deleteChannelMessage({ params }: { params: { messageId: number } }): Promise<Reply> {
+export async function deleteChannelMessage({ params }: { params: { messageId: number } }): Promise<DataReply<MessageDeletedView>> {
   const target = await messengerChannelOrThrow(await getDb());
   const { channelPublisher } = await import('./channel-publisher.js');
   await channelPublisher(target.botToken)
@@ -81,7 +73,7 @@ export async function deleteChannelMessage({ params }: { params: { messageId: nu
 }
 
 /** Sets a channel message's caption; a message posted for a listing keeps that listing's buttons. */
-export async function editChannelMessage({ params, body }: { params: { messageId: number }; body: { caption: string } }): Promise<Reply> {
+export async function editChannelMessage({ params, body }: { params: { messageId: number }; body: { caption: string } }): Promise<DataReply<MessageEditedView>> {
   const db = await getDb();
   const target = await messengerChannelOrThrow(db);
   const listingId = await listingOfMessage(db, target.channelId, params.messageId);

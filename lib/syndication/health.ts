@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm/sql/sql';
 import { getDb, type Executor } from '../db/client.js';
-import { ok, type Reply } from '../http/reply.js';
+import { ok, type DataReply } from '../http/reply.js';
 import type { PostingHealthView } from './view.js';
 
 /** How the channel posting stands, from the posting log. */
@@ -66,6 +66,6 @@ function isoOrNull(value: string | Date | null): string | null {
 }
 
 /** `GET /api/syndication/health`: whether the channel is still posting, for administrators. */
-export async function postingHealth(): Promise<Reply> {
+export async function postingHealth(): Promise<DataReply<PostingHealthView>> {
   return ok(await readPostingHealth(await getDb()));
 }

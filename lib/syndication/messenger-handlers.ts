@@ -2,12 +2,13 @@ import crypto from 'node:crypto';
 import { config } from '../config.js';
 import { getDb } from '../db/client.js';
 import { ApiError } from '../http/api-error.js';
-import { ok, raw, type Reply } from '../http/reply.js';
+import { acknowledged, ok, type AcknowledgementReply, type DataReply } from '../http/reply.js';
 import type { RequestContext } from '../http/endpoint.js';
 import { secretMatches } from '../http/shared-secret.js';
 import { readCached, writeCached } from './cache.js';
 import { ChannelError } from './channel-error.js';
 import { messengerBotToken, messengerChannelOrThrow } from './configs.js';
+import type { MessengerInfoView, PublicBotView, WebhookView } from './view.js';
 
 const BOT_PROFILE_TTL_SECONDS = 600;
 
@@ -23,7 +24,7 @@ async function botTokenOrThrow(): Promise<string> {
   return token;
 }
 
-export async function messengerInfo(): Promise<Reply> {
+export async function messengerInfo(): Promise<DataReply<MessengerInfoView>> {
   const target = await messengerChannelOrThrow(await getDb());
   const { fetchMessengerInfo } = await import('./bot-info.js');
   return ok(await fetchMessengerInfo(target.botToken, target.channelId).catch(badGateway));
@@ -50,7 +51,7 @@ function publicBotPresenter(bot: PublicBot): PublicBot {
 }
 
 /** The bot's public profile for the storefront, cached across instances for 10 minutes. */
-export async function publicMessengerBot(): Promise<Reply> {
+export async function publicMessengerBot(): Promise<DataReply<PublicBotView>> {
   const db = await getDb();
   const token = await messengerBotToken(db);
   if (!token) throw ApiError.notFound('Messenger bot is not configured');
@@ -73,14 +74,14 @@ function webhookSecret(token: string): string {
   return config().messengerWebhookSecret ?? crypto.createHmac('sha256', 'messenger-webhook').update(token).digest('hex');
 }
 
-export async function setupWebhook(): Promise<Reply> {
+export async function setupWebhook(): Promise<DataReply<WebhookView>> {
   const token = await botTokenOrThrow();
   const url = `${config().apiBaseUrl}/api/syndication/messenger/webhook`;
   const { registerWebhook } = await import('./bot-info.js');
   return ok(await registerWebhook(token, url, webhookSecret(token)).catch(badGateway));
 }
 
-export async function webhookInfo(): Promise<Reply> {
+export async function webhookInfo(): Promise<DataReply<WebhookView>> {
   const token = await botTokenOrThrow();
   const { fetchWebhookInfo } = await import('./bot-info.js');
   return ok(await fetchWebhookInfo(token).catch(badGateway));
@@ -91,10 +92,10 @@ export async function webhookInfo(): Promise<Reply> {
  * only a call carrying the secret registered by setup-webhook is acknowledged: the header is
  * compared in constant time, and anyone else gets 401.
  */
-export async function receiveWebhook(_input: unknown, ctx: RequestContext<'public'>): Promise<Reply> {
+export async function receiveWebhook(_input: unknown, ctx: RequestContext<'public'>): Promise<AcknowledgementReply> {
   const token = await messengerBotToken(await getDb());
   if (token) {
     if (!secretMatches(ctx.request.headers['x-telegram-bot-api-secret-token'], webhookSecret(token))) throw ApiError.unauthorized('Invalid webhook secret');
   }
-  return raw({ success: true });
+  return acknowledged();
 }

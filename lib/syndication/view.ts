@@ -42,11 +42,19 @@ export type LogView = v.InferOutput<typeof LogView>;
 
 export const TriggeredView = v.object({ listingId: RecordId, messageId: v.nullable(v.pipe(v.number(), v.integer())), message: v.string() });
 
+export type TriggeredView = v.InferOutput<typeof TriggeredView>;
+
 export const MessageDeletedView = v.object({ messageId: v.pipe(v.number(), v.integer()), deleted: v.literal(true) });
+
+export type MessageDeletedView = v.InferOutput<typeof MessageDeletedView>;
 
 export const MessageEditedView = v.object({ messageId: v.pipe(v.number(), v.integer()), caption: v.string(), edited: v.literal(true) });
 
+export type MessageEditedView = v.InferOutput<typeof MessageEditedView>;
+
 export const ConfigDeletedView = v.object({ platform: v.string() });
+
+export type ConfigDeletedView = v.InferOutput<typeof ConfigDeletedView>;
 
 const Count = v.pipe(v.number(), v.integer());
 
@@ -75,6 +83,8 @@ export const MessengerInfoView = v.object({
   channel: v.object({ id: v.number(), title: v.nullable(v.string()), username: v.nullable(v.string()), memberCount: v.number(), photoUrl: v.null() }),
 });
 
+export type MessengerInfoView = v.InferOutput<typeof MessengerInfoView>;
+
 export const WebhookView = v.object({
   url: v.string(),
   has_custom_certificate: v.boolean(),
@@ -85,3 +95,5 @@ export const WebhookView = v.object({
   max_connections: v.nullable(v.number()),
   allowed_updates: v.nullable(v.array(v.string())),
 });
+
+export type WebhookView = v.InferOutput<typeof WebhookView>;

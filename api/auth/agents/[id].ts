@@ -1,7 +1,15 @@
 import { removeAgent } from '../../../lib/auth/agent-handlers.js';
 import { IdParams } from '../../../lib/http/common-schemas.js';
+import { DeletedView } from '../../../lib/http/common-views.js';
+import { answers } from '../../../lib/http/success-answer.js';
 import { endpoint, route } from '../../../lib/service-route.js';
 
 export default route({
-  DELETE: endpoint('admin', { params: IdParams }, removeAgent),
+  DELETE: endpoint({
+    summary: 'Remove an agent; their listings stay, without an agent',
+    access: 'admin',
+    schemas: { params: IdParams },
+    answer: answers.data(DeletedView),
+    handle: removeAgent,
+  }),
 });

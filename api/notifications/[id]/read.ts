@@ -1,7 +1,15 @@
 import { IdParams } from '../../../lib/http/common-schemas.js';
-import { endpoint, route } from '../../../lib/service-route.js';
+import { answers } from '../../../lib/http/success-answer.js';
 import { markRead } from '../../../lib/notifications/handlers.js';
+import { NotificationView } from '../../../lib/notifications/view.js';
+import { endpoint, route } from '../../../lib/service-route.js';
 
 export default route({
-  PUT: endpoint('token', { params: IdParams }, markRead),
+  PUT: endpoint({
+    summary: 'Mark one notification read',
+    access: 'token',
+    schemas: { params: IdParams },
+    answer: answers.data(NotificationView),
+    handle: markRead,
+  }),
 });

@@ -4,7 +4,7 @@ import type { SQL } from 'drizzle-orm/sql/sql';
 import { getDb, type Executor } from '../../db/client.js';
 import type { ListingAttributes } from '../../db/schema.js';
 import type { RequestContext } from '../../http/endpoint.js';
-import { streamed, type Reply } from '../../http/reply.js';
+import { streamed, type StreamedReply } from '../../http/reply.js';
 import { publicImageUrl } from '../../media/public-image-url.js';
 import { listingsMatching } from '../queries.js';
 import type { ListingExportQuery } from '../schema.js';
@@ -62,7 +62,7 @@ function listingsCsv(executor: Executor, matching: SQL, attributeFields: readonl
  * `GET /api/listings/export`: the caller's list (an agent's own listings, an administrator's all)
  * as CSV, with the list's filters: the listings in the shop, or with `trashed=true` the trash.
  */
-export async function exportListings({ query }: { query: ListingExportQuery }, { user }: RequestContext<'token'>): Promise<Reply> {
+export async function exportListings({ query }: { query: ListingExportQuery }, { user }: RequestContext<'token'>): Promise<StreamedReply> {
   const db = await getDb();
   const matching = listingsMatching(query, user.role === 'SUPER_ADMIN' ? undefined : user.id);
   const attributeFields = attributeFieldsOf(await categoriesOfMatches(db, matching));

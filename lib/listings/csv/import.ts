@@ -5,7 +5,7 @@ import { databaseErrorToApiError } from '../../http/database-errors.js';
 import { categoryTag, invalidateEdgeCache } from '../../http/edge-cache.js';
 import type { RequestContext } from '../../http/endpoint.js';
 import type { Input } from '../../http/endpoint-input.js';
-import { ok, type Reply } from '../../http/reply.js';
+import { ok, type DataReply } from '../../http/reply.js';
 import { removeImages } from '../../media/storage.js';
 import type { ListingImportQuery } from '../schema.js';
 import type { ImportReportView } from '../view.js';
@@ -117,7 +117,7 @@ async function writeRows(db: Database, rows: readonly FileRow[], layout: ImportL
  * skipped, valid ones written set-wise, a few hundred per transaction, each with its audit entry.
  * A dry run checks the same way and writes nothing. Imported listings are not posted to the channel.
  */
-export async function importListings({ query, file }: Input<{ query: typeof ListingImportQuery; file: typeof listingsCsvFile }>, caller: Caller): Promise<Reply> {
+export async function importListings({ query, file }: Input<{ query: typeof ListingImportQuery; file: typeof listingsCsvFile }>, caller: Caller): Promise<DataReply<ImportReportView>> {
   const csv = readCsvFile(file, IMPORT_MAX_ROWS);
   const layout = importLayout(csv.header);
   assertDistinctIds(csv.rows, layout);
