@@ -12,7 +12,8 @@ const TOP_DAY_LEVEL = 4;
 const PRICE_DIGITS = 10;
 const HIGHEST_WHOLE_PRICE = 10 ** PRICE_DIGITS - 1;
 
-const MS_PER_DAY = 86_400_000;
+/** A day in milliseconds: days count from midnight UTC. */
+export const MS_PER_DAY = 86_400_000;
 
 /** A moment's day: whole days since 1970-01-01 UTC, as the document counts them. */
 export function dayOf(moment: Date): number {

@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, lte } from 'drizzle-orm/sql/expressions/conditions';
+import { and, eq, gte, inArray, isNull, lt, lte } from 'drizzle-orm/sql/expressions/conditions';
 import { asc, desc } from 'drizzle-orm/sql/expressions/select';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
 import { boundedTotal, cappedTotal, EXACT_TOTAL_LIMIT, type MatchedTotal } from '../db/bounded-total.js';
@@ -7,7 +7,7 @@ import { queryRows } from '../db/query-rows.js';
 import { listings } from '../db/schema.js';
 import { throughBitmapScans, type ListingOrder, type RowSelection } from '../listings/newest-first.js';
 import { allOf, anyTermOf } from '../search/document-query.js';
-import { daySpans, priceSpans } from '../search/order-spans.js';
+import { daySpans, MS_PER_DAY, priceSpans } from '../search/order-spans.js';
 
 /**
  * Reads of the available listings matching a storefront search through their one search index
@@ -24,6 +24,8 @@ export interface DocumentSearch {
   estimate: number;
   /** At most how many listings match, when the kept counts tell. */
   most?: number;
+  /** How many available listings there are: how many a window of a share of the order's key holds. */
+  available: number;
 }
 
 export type DocumentOrder = 'newest' | 'price_asc' | 'price_desc';
@@ -39,6 +41,18 @@ const WINDOW_GROWTH = 3;
 
 /** From this share of the order key's range on, the whole range is read: a window would save little. */
 const WHOLE_RANGE = 0.5;
+
+/**
+ * Whether a slice of `share` of the creation days is worth its spans to a count: while it holds
+ * fewer listings than the words can match. A count reads no more rows than it counts either way,
+ * and the index reads the listings of the rarest word: past that, checking each against the spans
+ * only adds to it (`brand new sealed` counted 10,000 of its 92,000 matches in 86 ms whole, in
+ * 129 ms within a slice of 266,000 listings). A page is read in a window all the same, which
+ * spares it reading every match.
+ */
+function slicePays(search: DocumentSearch, share: number): boolean {
+  return share < WHOLE_RANGE && (search.most === undefined || share * search.available < search.most);
+}
 
 /**
  * Matches known to be at most this many are read whole, without a window: a window costs the
@@ -59,10 +73,10 @@ const available = and(eq(listings.status, 'AVAILABLE'), isNull(listings.deletedA
 
 /**
  * Part of the order key's range a read keeps to: the spans holding it, as tsquery text, and a
- * condition on the rows themselves when the spans at its end hold more.
+ * condition on the rows themselves when the spans at its end hold more (or stand for none).
  */
 interface Window {
-  spans: string;
+  spans?: string;
   rows?: SQL;
 }
 
@@ -104,15 +118,13 @@ async function newestBound(executor: Executor, share: number): Promise<number | 
   return row?.day ?? undefined;
 }
 
-/** The creation days of the available listings: the oldest's, and the one after the newest's (two reads of the index by status and creation time). */
-async function creationDays(executor: Executor): Promise<{ first: number; afterLast: number }> {
-  const [row] = await queryRows<{ first: number | null; afterLast: number | null }>(
+/** The day after the newest available listing's creation day: where a window of the newest ends. */
+async function dayAfterNewest(executor: Executor): Promise<number> {
+  const [row] = await queryRows<{ day: number | null }>(
     executor,
-    sql`select floor(extract(epoch from min(${listings.createdAt})) / 86400)::int as "first",
-        floor(extract(epoch from max(${listings.createdAt})) / 86400)::int + 1 as "afterLast"
-      from ${listings} where ${listings.status} = 'AVAILABLE'`,
+    sql`select floor(extract(epoch from max(${listings.createdAt})) / 86400)::int + 1 as day from ${listings} where ${listings.status} = 'AVAILABLE'`,
   );
-  return { first: row?.first ?? 0, afterLast: row?.afterLast ?? 0 };
+  return row?.day ?? 0;
 }
 
 /** The listings created from day `from` up to, not including, day `until`, as a window. */
@@ -164,7 +176,7 @@ async function priceWindows(executor: Executor, search: DocumentSearch, order: '
 
 /** The windows of the newest listings, by the creation times' histogram: whole days, so no row is checked. */
 async function newestWindows(executor: Executor): Promise<WindowAt> {
-  const until = (await creationDays(executor)).afterLast;
+  const until = await dayAfterNewest(executor);
   return async (share) => {
     const from = await newestBound(executor, share);
     return from === undefined ? undefined : daysWindow(from, until);
@@ -192,10 +204,14 @@ export async function documentPage<Row>(
   selectRows: RowSelection<Row>,
 ): Promise<Row[]> {
   const wanted = page.offset + page.limit;
+  // The page's ids are found first, sorting only the order's keys of every match before it, and
+  // then its rows: sorting whole rows (descriptions, attributes) of a deep page's 12,700 matches
+  // took a third of its 53 ms at a million listings.
   const read = (window: Window | undefined) =>
-    throughBitmapScans(executor, async (tx) =>
-      selectRows(tx).where(documentMatches(search, window)).orderBy(...orderOf(order)).limit(page.limit).offset(page.offset),
-    );
+    throughBitmapScans(executor, async (tx) => {
+      const pageIds = tx.select({ id: listings.id }).from(listings).where(documentMatches(search, window)).orderBy(...orderOf(order)).limit(page.limit).offset(page.offset);
+      return selectRows(tx).where(inArray(listings.id, pageIds)).orderBy(...orderOf(order));
+    });
   if (search.most !== undefined && search.most <= WINDOWED_FROM) return read(undefined);
   let windowAt: WindowAt | undefined;
   for (let share = (WINDOW_ROOM * wanted) / Math.max(search.estimate, 1); share < WHOLE_RANGE; share *= WINDOW_GROWTH) {
@@ -219,10 +235,10 @@ export async function documentTotal(executor: Executor, search: DocumentSearch):
   const countWithin = (slice: Window | undefined, limit: number) =>
     throughBitmapScans(executor, (tx) => boundedTotal(tx, sql`select 1 from ${listings} where ${documentMatches(search, slice)}`, limit));
   if (search.most !== undefined && search.most <= WINDOWED_FROM) return countWithin(undefined, EXACT_TOTAL_LIMIT);
-  const days = await creationDays(executor);
+  const afterNewest = await dayAfterNewest(executor);
   let counted = 0;
-  let newer = days.afterLast;
-  for (let share = (WINDOW_ROOM * EXACT_TOTAL_LIMIT) / Math.max(search.estimate, 1); share < WHOLE_RANGE; share *= WINDOW_GROWTH) {
+  let newer = afterNewest;
+  for (let share = (WINDOW_ROOM * EXACT_TOTAL_LIMIT) / Math.max(search.estimate, 1); slicePays(search, share); share *= WINDOW_GROWTH) {
     const from = await newestBound(executor, share);
     if (from === undefined) break;
     const slice = daysWindow(from, newer);
@@ -230,6 +246,8 @@ export async function documentTotal(executor: Executor, search: DocumentSearch):
     if (counted >= EXACT_TOTAL_LIMIT) return cappedTotal(counted);
     newer = Math.min(newer, from);
   }
-  const rest = daysWindow(days.first, newer);
-  return cappedTotal(counted + (rest === undefined ? 0 : (await countWithin(rest, EXACT_TOTAL_LIMIT - counted)).total));
+  // The older rest is most of the range: its spans would cost the index more than checking each
+  // match's creation time costs the count.
+  const rest: Window | undefined = newer === afterNewest ? undefined : { rows: lt(listings.createdAt, new Date(newer * MS_PER_DAY)) };
+  return cappedTotal(counted + (await countWithin(rest, EXACT_TOTAL_LIMIT - counted)).total);
 }

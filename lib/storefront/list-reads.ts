@@ -111,8 +111,8 @@ function keptLowerBound(filters: PublicListingFilters): MatchedTotal | undefined
 
 /** The filters as the search index reads them, with how many listings they match by the kept counts. */
 async function documentSearchWithCounts(executor: Executor, filters: PublicListingFilters): Promise<DocumentSearch> {
-  const estimate = estimatedMatches(filters, await scopeCounts(executor, filters), 'near');
-  return { ...documentSearchOf(filters, true), estimate, most: mostMatches(filters, 'near') };
+  const counts = await scopeCounts(executor, filters);
+  return { ...documentSearchOf(filters, true), estimate: estimatedMatches(filters, counts, 'near'), most: mostMatches(filters, 'near'), available: counts.everyListing };
 }
 
 /** How many listings match the filters read through the search index (`documentSearch`, when already built), up to the served results. */
@@ -167,7 +167,14 @@ async function relevantPage<Row>(context: ReadContext, counts: ScopeCounts, sele
   let offset = search.offset;
   const rows: Row[] = [];
   for (const { query, level } of relevanceTiers(request.filters)) {
-    const tier: DocumentSearch = { query, priceMin, priceMax, estimate: estimatedMatches(request.filters, counts, level), most: mostMatches(request.filters, level) };
+    const tier: DocumentSearch = {
+      query,
+      priceMin,
+      priceMax,
+      estimate: estimatedMatches(request.filters, counts, level),
+      most: mostMatches(request.filters, level),
+      available: counts.everyListing,
+    };
     const limit = search.limit - rows.length;
     const read = await documentPage(executor, tier, 'newest', { offset, limit }, selectRows);
     rows.push(...read);
