@@ -4,8 +4,8 @@ import { config } from '../lib/config.js';
 import { EXACT_TOTAL_LIMIT } from '../lib/db/bounded-total.js';
 import { connect, type Database } from '../lib/db/client.js';
 import { COUNTED_LISTINGS } from '../lib/listings/read-tuning.js';
-import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, queryWords } from '../lib/search/query-words.js';
-import { COMMON_WORD_LISTINGS } from '../lib/search/word-expansion.js';
+import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, queryWords } from '../lib/storefront/query-words.js';
+import { COMMON_WORD_LISTINGS } from '../lib/storefront/word-expansion.js';
 import { SERVED_RESULTS } from '../lib/storefront/read-plan.js';
 import { withDerivedDataDeferred } from '../lib/listings/derived-data.js';
 import { insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
@@ -217,7 +217,7 @@ async function oracleWordsOf(text: string): Promise<OracleWord[] | undefined> {
   });
 }
 
-/** Every word matches at `level` (see WordMatch in lib/search/document-query.ts). */
+/** Every word matches at `level` (see WordMatch in lib/storefront/document-query.ts). */
 function wordsMatch(words: OracleWord[], level: 'title' | 'title-near' | 'typed' | 'near'): SQL {
   return and(
     ...words.map(({ word, wholeOnly, near }) => {

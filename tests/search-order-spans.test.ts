@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../lib/db/query-rows.js';
-import { anyTermOf } from '../lib/search/document-query.js';
-import { daySpans, priceSpans } from '../lib/search/order-spans.js';
+import { anyTermOf } from '../lib/storefront/document-query.js';
+import { daySpans, priceSpans } from '../lib/storefront/order-spans.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { useTestServer } from './support/test-server.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PublicListingFilters } from '../lib/storefront/queries.js';
 import { planFacetCounts, planStorefrontRead, SERVED_RESULTS, type StorefrontReadRequest } from '../lib/storefront/read-plan.js';
-import type { TextSearch } from '../lib/search/word-expansion.js';
+import type { TextSearch } from '../lib/storefront/word-expansion.js';
 
 const noFilters: PublicListingFilters = { attributes: [], amenities: [] };
 

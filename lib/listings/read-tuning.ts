@@ -3,7 +3,7 @@
  * and agents' lists, a deep storefront page without filters) or counted by a filter panel, with the
  * reason for its value. They trade rows read against statements run; none changes an answer, only
  * its cost (and, past the counted matches, how close a filter panel's estimate is). The storefront
- * search index's own numbers are in lib/storefront/document-reads.ts and lib/search/word-expansion.ts.
+ * search index's own numbers are in lib/storefront/document-reads.ts and lib/storefront/word-expansion.ts.
  */
 
 /**

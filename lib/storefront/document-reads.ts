@@ -6,14 +6,14 @@ import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
 import { listings } from '../db/schema.js';
 import { throughBitmapScans, type ListingOrder, type RowSelection } from '../listings/newest-first.js';
-import { allOf, anyTermOf } from '../search/document-query.js';
-import { daySpans, MS_PER_DAY, priceSpans } from '../search/order-spans.js';
+import { allOf, anyTermOf } from './document-query.js';
+import { daySpans, MS_PER_DAY, priceSpans } from './order-spans.js';
 
 /**
  * Reads of the available listings matching a storefront search through their one search index
  * (`listings_available_searchDocument_idx`, migrations 0030 and 0033): a query of their documents
  * and a price range, in an order, a window of the order's key at a time. Prices and windows are
- * read as the spans of creation days and prices the documents hold (lib/search/order-spans.ts).
+ * read as the spans of creation days and prices the documents hold (order-spans.ts).
  */
 export interface DocumentSearch {
   /** Words, attribute terms, amenities and the category, as tsquery text; undefined when nothing but prices filters. */

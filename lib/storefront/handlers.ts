@@ -8,8 +8,8 @@ import { acknowledged, headOk, ok, paginated, pagination, type AcknowledgementRe
 import type { RequestContext } from '../http/endpoint.js';
 import type { Input } from '../http/endpoint-input.js';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limit.js';
-import { findSuggestions } from '../search/suggestions.js';
-import { expandSearch } from '../search/word-expansion.js';
+import { findSuggestions } from './suggestions.js';
+import { expandSearch } from './word-expansion.js';
 import { findFacetCounts } from './facet-counts.js';
 import { findPublicListings } from './list-reads.js';
 import { filterOptionsPresenter } from './filter-options.js';

@@ -8,8 +8,8 @@ import { listingUnedited } from '../db/unedited.js';
 import { photoRecordsOf, type PhotoRecord } from '../media/photo-records.js';
 import type { NewestFirstSearch } from '../listings/newest-first.js';
 import { notTrashed, outOfTrash } from '../listings/queries.js';
-import { allOf, filtersQuery, searchQuery } from '../search/document-query.js';
-import type { TextSearch } from '../search/word-expansion.js';
+import { allOf, filtersQuery, searchQuery } from './document-query.js';
+import type { TextSearch } from './word-expansion.js';
 import { documentMatches, type DocumentSearch } from './document-reads.js';
 
 export interface PublicListingFilters {
