@@ -14,3 +14,15 @@ export async function throttlePosting(listingId: string, user: AuthUser): Promis
   await enforceRateLimit({ key: `channel-post-listing:${listingId}`, ...POSTS_PER_LISTING });
   if (user.role === 'AGENT') await enforceRateLimit({ key: `channel-post-agent:${user.id}`, ...POSTS_PER_AGENT });
 }
+
+/**
+ * What every post by hand (a listing posted now, a failed attempt retried) declares alike: an
+ * agent's own listings or any for an administrator, the throttle above, a key per attempt, and
+ * what posting may answer besides.
+ */
+export const MANUAL_POSTING = {
+  access: 'token',
+  errors: ['CONFLICT', 'NOT_CONFIGURED', 'UPSTREAM_FAILED'],
+  rateLimit: { inHandler: [throttlePosting] },
+  idempotent: true,
+} as const;
