@@ -50,9 +50,10 @@ export interface Service {
 }
 
 /** A statement the service ran, as its debug log names it. */
+/** A statement the service ran, as its debug log gives it: the text, and how many parameters it took (their values are never logged). */
 export interface CapturedStatement {
   sql: string;
-  params: unknown[];
+  parameters: number;
 }
 
 /**
@@ -140,7 +141,7 @@ export async function statementsOf(service: Service, request: BenchRequest): Pro
   return service.lines
     .slice(from)
     .filter((line) => line.msg === 'query')
-    .map((line) => ({ sql: String(line.sql), params: line.params as unknown[] }));
+    .map((line) => ({ sql: String(line.sql), parameters: Number(line.parameters ?? 0) }));
 }
 
 export async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
