@@ -55,9 +55,9 @@ function slicePays(search: DocumentSearch, share: number): boolean {
 }
 
 /**
- * Matches known to be at most this many are read whole, without a window: a window costs the
- * index an entry for every listing in it, whatever the query, which is more than reading this
- * many matches costs.
+ * Matches known to be at most this many are read whole, without a window: a window's spans are
+ * terms the index checks for every listing it reads, and a window too narrow is read again, which
+ * together cost more than reading this many matches.
  */
 const WINDOWED_FROM = 5_000;
 
@@ -105,8 +105,8 @@ export function orderOf(order: DocumentOrder): ListingOrder {
 }
 
 /**
- * The creation day (see dayOf()) that about `share` of the listings reach, newest first, from the
- * planner's histogram of the column; undefined without one.
+ * The creation day (in whole days since 1970-01-01 UTC) that about `share` of the listings reach,
+ * newest first, from the planner's histogram of the column; undefined without one.
  */
 async function newestBound(executor: Executor, share: number): Promise<number | undefined> {
   const [row] = await queryRows<{ day: number | null }>(
@@ -151,11 +151,10 @@ const selectSample: RowSelection<{ price: number; createdAt: string }> = (source
 type WindowAt = (share: number) => Promise<Window | undefined>;
 
 /**
- * The bounds of price windows, cheapest or dearest first, from the prices of the newest
- * PRICE_SAMPLE matches, read once; none when they are all the matches, or too few to tell, or
- * when how far back in time they reach says the matches are at most WINDOWED_FROM: a price window
- * gathers every listing of its prices, matching or not, which costs more than reading that many
- * matches whole.
+ * The price windows, cheapest or dearest first, from the prices of the newest PRICE_SAMPLE
+ * matches, read once: the spans of prices up to or from a sampled price, each listing's price
+ * checked at the end span. None when the sample is all the matches, or too few to tell, or when
+ * how far back in time it reaches says the matches are at most WINDOWED_FROM, which are read whole.
  */
 async function priceWindows(executor: Executor, search: DocumentSearch, order: 'price_asc' | 'price_desc'): Promise<WindowAt> {
   const none: WindowAt = async () => undefined;

@@ -12,20 +12,17 @@ const TOP_DAY_LEVEL = 4;
 const PRICE_DIGITS = 10;
 const HIGHEST_WHOLE_PRICE = 10 ** PRICE_DIGITS - 1;
 
-/** A day in milliseconds: days count from midnight UTC. */
+/** A day in milliseconds. The document counts a listing's creation day in whole days since 1970-01-01 UTC. */
 export const MS_PER_DAY = 86_400_000;
 
-/** A moment's day: whole days since 1970-01-01 UTC, as the document counts them. */
-export function dayOf(moment: Date): number {
-  return Math.floor(moment.getTime() / MS_PER_DAY);
-}
+/** How many days a span of `level` holds. */
+const width = (level: number) => 4 ** level;
 
 /** The spans covering exactly the days from `from` up to, not including, `until`; none when the range is empty. */
 export function daySpans(from: number, until: number): string[] {
   const spans: string[] = [];
   for (let day = from; day < until; ) {
     let level = TOP_DAY_LEVEL;
-    const width = (at: number) => 4 ** at;
     while (level > 0 && (((day % width(level)) + width(level)) % width(level) !== 0 || day + width(level) > until)) level -= 1;
     spans.push(`d:${level}:${Math.floor(day / width(level))}`);
     day += width(level);
