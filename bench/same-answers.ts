@@ -15,11 +15,24 @@ function comparableItem(item: Json): Json {
   return { ...rest, tags: sorted(tags), features: sorted(features) };
 }
 
+type OptionsEntry = { options?: unknown[]; hasMoreOptions?: boolean };
+
 /** Filter options reduced to each field's options as a set. */
-function comparableOptions(data: Json): Json {
-  return Object.fromEntries(
-    Object.entries(data).map(([field, entry]) => [field, [...((entry as { options?: string[] }).options ?? [])].map(String).sort()]),
-  );
+function comparableOptions(data: Json): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(data).map(([field, entry]) => [field, [...((entry as OptionsEntry).options ?? [])].map(String).sort()]));
+}
+
+/**
+ * Both answers' filter options as sets. A free-text field the service offers only its most common
+ * values of (`hasMoreOptions`) is compared on those: the floor's must hold each of them.
+ */
+function comparableOptionPairs(ours: Json, floor: Json): [unknown, unknown] {
+  const mine = comparableOptions(ours);
+  const theirs = comparableOptions(floor);
+  for (const [field, entry] of Object.entries(ours)) {
+    if ((entry as OptionsEntry).hasMoreOptions && theirs[field]) theirs[field] = theirs[field].filter((option) => mine[field]!.includes(option));
+  }
+  return [mine, theirs];
 }
 
 /** Asset statistics without the categories that hold no listing (the floor lists every category). */
@@ -30,17 +43,18 @@ function comparableStats(data: Json): Json {
 
 export type AnswerKind = 'list' | 'detail' | 'filter-options' | 'asset-stats';
 
-const COMPARED_BY_KIND: Record<AnswerKind, (data: unknown) => unknown> = {
-  list: (data) => (data as Json[]).map((item) => comparableItem(item)),
+/** Each kind's answers, the service's and the floor's, reduced to what both must hold alike. */
+const COMPARED_BY_KIND: Record<AnswerKind, (ours: unknown, floor: unknown) => [unknown, unknown]> = {
+  list: (ours, floor) => [(ours as Json[]).map(comparableItem), (floor as Json[]).map(comparableItem)],
   // The detail counts a view, so each answer carries the other's count plus one: the check leaves it out.
-  detail: (data) => comparableItem(data as Json),
-  'filter-options': (data) => comparableOptions(data as Json),
-  'asset-stats': (data) => comparableStats(data as Json),
+  detail: (ours, floor) => [comparableItem(ours as Json), comparableItem(floor as Json)],
+  'filter-options': (ours, floor) => comparableOptionPairs(ours as Json, floor as Json),
+  'asset-stats': (ours, floor) => [comparableStats(ours as Json), comparableStats(floor as Json)],
 };
 
 /** The first difference between two answers' data, as a path and both values, or undefined when alike. */
 export function firstDifference(kind: AnswerKind, ours: unknown, floor: unknown): string | undefined {
-  return differenceAt('data', COMPARED_BY_KIND[kind](ours), COMPARED_BY_KIND[kind](floor));
+  return differenceAt('data', ...COMPARED_BY_KIND[kind](ours, floor));
 }
 
 function differenceAt(path: string, a: unknown, b: unknown): string | undefined {
