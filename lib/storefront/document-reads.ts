@@ -219,6 +219,9 @@ export async function documentPage<Row>(
     if (window === undefined) break;
     const rows = await read(window);
     if (rows.length === page.limit) return rows;
+    // No match at all in the window says the estimate is far off (words that seldom meet): a
+    // wider window would most likely hold none either, and the matches are read whole at once.
+    if (rows.length === 0 && page.offset === 0) break;
   }
   return read(undefined);
 }

@@ -179,7 +179,8 @@ async function relevantPage<Row>(context: ReadContext, counts: ScopeCounts, sele
     const read = await documentPage(executor, tier, 'newest', { offset, limit }, selectRows);
     rows.push(...read);
     if (rows.length === search.limit) break;
-    if (read.length > 0) offset = 0;
+    // A tier read from its first match that gives none holds none: nothing to count.
+    if (read.length > 0 || offset === 0) offset = 0;
     else {
       const held = await documentTotal(executor, tier);
       if (!held.exact) break;
