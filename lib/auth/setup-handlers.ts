@@ -5,6 +5,7 @@ import { ApiError } from '../http/api-error.js';
 import type { RequestContext } from '../http/endpoint.js';
 import type { FormSpec } from '../http/multipart.js';
 import type { ContentReply } from '../http/reply.js';
+import { answers } from '../http/success-answer.js';
 import { log } from '../log.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import { checkAdminAccount } from './admin-account.js';
@@ -35,9 +36,19 @@ const SETUP_REQUESTS_PER_ADDRESS = { limit: 20, windowSeconds: 15 * 60 };
  * Counts a request to the page against its address's budget before anything else runs, so nobody
  * can try tokens faster than that (they are 32 random bytes: guessing one is hopeless anyway).
  */
-export function countSetupRequest(_input: unknown, ctx: RequestContext): Promise<void> {
+function countSetupRequest(_input: unknown, ctx: RequestContext): Promise<void> {
   return enforceRateLimit({ key: `setup-page:${ctx.clientIp}`, ...SETUP_REQUESTS_PER_ADDRESS });
 }
+
+/**
+ * What both methods of the page declare alike: anyone may ask, it answers HTML, and every request
+ * is counted before anything else runs.
+ */
+export const SETUP_PAGE = {
+  access: 'public',
+  answer: answers.html,
+  rateLimit: { beforeHandler: countSetupRequest },
+} as const;
 
 /** A spent, expired or unknown link, or any once an administrator exists: the 404 of a path that is not there. */
 const noSuchPage = () => ApiError.notFound('Route not found');
