@@ -26,6 +26,8 @@ export interface DocumentSearch {
   most?: number;
   /** How many available listings there are: how many a window of a share of the order's key holds. */
   available: number;
+  /** The price range holds most listings: each listing's price is checked, and no span of prices is read. */
+  pricesChecked?: boolean;
 }
 
 export type DocumentOrder = 'newest' | 'price_asc' | 'price_desc';
@@ -82,13 +84,14 @@ interface Window {
 
 /**
  * The listings matching the search (within `window`), as a condition the search index serves: a
- * price range as the spans of prices covering it, each listing's price checked as well.
+ * price range as the spans of prices covering it (unless it holds most listings), each listing's
+ * price checked as well.
  */
-export function documentMatches(search: Pick<DocumentSearch, 'query' | 'priceMin' | 'priceMax'>, window?: Window): SQL {
+export function documentMatches(search: Pick<DocumentSearch, 'query' | 'priceMin' | 'priceMax' | 'pricesChecked'>, window?: Window): SQL {
   const priced = search.priceMin !== undefined || search.priceMax !== undefined;
   const prices = priced ? priceSpans(search.priceMin, search.priceMax) : [];
   if (priced && prices.length === 0) return sql`false`;
-  const query = allOf(search.query, priced ? anyTermOf(prices) : undefined, window?.spans);
+  const query = allOf(search.query, priced && !search.pricesChecked ? anyTermOf(prices) : undefined, window?.spans);
   return and(
     available,
     query === undefined ? undefined : sql`${listings.searchDocument} @@ ${query}::tsquery`,
@@ -188,6 +191,13 @@ function windowsOf(executor: Executor, search: DocumentSearch, order: DocumentOr
 }
 
 /**
+ * Whether a count of the same matches, run beside a page's reads, has come back and found none:
+ * the reads still to come would find none either (words, attributes or a category that never
+ * meet), so they are not made.
+ */
+export type CountedNone = () => boolean;
+
+/**
  * A page of the matches in `order`. The matches that come first in the order are found in a
  * window of its key (listings at least this new, this cheap or this dear) sized from the estimate:
  * by the column's histogram for creation times, by a sample of the matches for prices. The index
@@ -201,6 +211,7 @@ export async function documentPage<Row>(
   order: DocumentOrder,
   page: { offset: number; limit: number },
   selectRows: RowSelection<Row>,
+  countedNone: CountedNone = () => false,
 ): Promise<Row[]> {
   const wanted = page.offset + page.limit;
   // The page's ids are found first, sorting only the order's keys of every match before it, and
@@ -214,6 +225,7 @@ export async function documentPage<Row>(
   if (search.most !== undefined && search.most <= WINDOWED_FROM) return read(undefined);
   let windowAt: WindowAt | undefined;
   for (let share = (WINDOW_ROOM * wanted) / Math.max(search.estimate, 1); share < WHOLE_RANGE; share *= WINDOW_GROWTH) {
+    if (countedNone()) return [];
     windowAt ??= await windowsOf(executor, search, order);
     const window = await windowAt(share);
     if (window === undefined) break;
@@ -223,7 +235,7 @@ export async function documentPage<Row>(
     // wider window would most likely hold none either, and the matches are read whole at once.
     if (rows.length === 0 && page.offset === 0) break;
   }
-  return read(undefined);
+  return countedNone() ? [] : read(undefined);
 }
 
 /**

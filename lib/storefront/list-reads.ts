@@ -9,8 +9,9 @@ import { notTrashed } from '../listings/queries.js';
 import { DEFERRED_FROM } from '../listings/read-tuning.js';
 import { allOf, filtersQuery, searchQuery, type WordMatch } from './document-query.js';
 import type { SearchWord } from './word-expansion.js';
-import { documentPage, documentTotal, orderOf, type DocumentOrder, type DocumentSearch } from './document-reads.js';
+import { documentPage, documentTotal, orderOf, type CountedNone, type DocumentOrder, type DocumentSearch } from './document-reads.js';
 import { attributeTermsOf, categoryNamed, documentSearchOf, publicPageRows, publicSearch, type PublicListingFilters, type PublicListingPageRow } from './queries.js';
+import { priceShare } from './price-share.js';
 import { offsetOf, planStorefrontRead, SERVED_RESULTS, type StorefrontReadPlan, type StorefrontReadPlanName, type StorefrontReadRequest } from './read-plan.js';
 
 interface PageRead<Row> {
@@ -43,23 +44,30 @@ function nearPage(executor: Executor, inCategory: boolean) {
 
 /**
  * The share of the listings a filter is assumed to keep when no kept count tells: an attribute
- * value, an amenity, a price range, a word matched only whole. Only the first window's width
+ * value, an amenity, a price range before the prices have statistics, a word matched only whole. Only the first window's width
  * depends on it (a window too narrow is read again wider).
  */
 const ASSUMED_SHARE = 0.1;
 
-/** How many available listings there are, and how many of them the category holds (undefined without one), by the kept totals. */
+/**
+ * How many available listings there are, how many of them the category holds (undefined without
+ * one), by the kept totals, and about what share of the listings the price range holds, by the
+ * price column's statistics (undefined without a range, or before there are statistics).
+ */
 interface ScopeCounts {
   everyListing: number;
   inScope: number;
+  pricedShare?: number;
 }
 
 async function scopeCounts(executor: Executor, filters: PublicListingFilters): Promise<ScopeCounts> {
-  const [everyListing, inCategory] = await Promise.all([
+  const priced = filters.priceMin !== undefined || filters.priceMax !== undefined;
+  const [everyListing, inCategory, pricedShare] = await Promise.all([
     countListings(executor, { status: 'AVAILABLE' }),
     filters.categoryId ? countListings(executor, { status: 'AVAILABLE', categoryId: filters.categoryId }) : undefined,
+    priced ? priceShare(executor, filters.priceMin, filters.priceMax) : undefined,
   ]);
-  return { everyListing, inScope: inCategory ?? everyListing };
+  return { everyListing, inScope: inCategory ?? everyListing, pricedShare };
 }
 
 /** About how many listings hold a word at `level` (see WordMatch), by the kept counts. */
@@ -88,12 +96,12 @@ function mostMatches(filters: PublicListingFilters, level: WordMatch): number | 
 }
 
 /** About how many available listings match the filters, their words at `level`: each filter's share of the listings, multiplied. */
-function estimatedMatches(filters: PublicListingFilters, { everyListing, inScope }: ScopeCounts, level: WordMatch): number {
+function estimatedMatches(filters: PublicListingFilters, { everyListing, inScope, pricedShare }: ScopeCounts, level: WordMatch): number {
   const shares = [
     ...(filters.search?.words ?? []).map((word) => Math.min(1, wordListings(word, level, everyListing) / Math.max(everyListing, 1))),
     ...filters.attributes.map(() => ASSUMED_SHARE),
     ...filters.amenities.map(() => ASSUMED_SHARE),
-    ...(filters.priceMin !== undefined || filters.priceMax !== undefined ? [ASSUMED_SHARE] : []),
+    ...(filters.priceMin !== undefined || filters.priceMax !== undefined ? [pricedShare ?? ASSUMED_SHARE] : []),
   ];
   return Math.max(1, shares.reduce((estimate, share) => estimate * share, inScope));
 }
@@ -109,10 +117,25 @@ function keptLowerBound(filters: PublicListingFilters): MatchedTotal | undefined
   return alone && words[0]!.listings.mostHeld >= EXACT_TOTAL_LIMIT ? cappedTotal(EXACT_TOTAL_LIMIT) : undefined;
 }
 
+/**
+ * A price range holding at least this share of the listings, filtering alone, is checked on each
+ * listing instead of read as spans: the spans of most prices stand for most of the index, which
+ * it would gather whole (`priceMin=1&priceMax=999999`, page 199, took 371 ms at a million
+ * listings), while a window of the newest listings finds a page's matches among about as many rows.
+ */
+const MOST_LISTINGS = 0.5;
+
 /** The filters as the search index reads them, with how many listings they match by the kept counts. */
 async function documentSearchWithCounts(executor: Executor, filters: PublicListingFilters): Promise<DocumentSearch> {
   const counts = await scopeCounts(executor, filters);
-  return { ...documentSearchOf(filters, true), estimate: estimatedMatches(filters, counts, 'near'), most: mostMatches(filters, 'near'), available: counts.everyListing };
+  const documentSearch = documentSearchOf(filters, true);
+  return {
+    ...documentSearch,
+    estimate: estimatedMatches(filters, counts, 'near'),
+    most: mostMatches(filters, 'near'),
+    available: counts.everyListing,
+    pricesChecked: documentSearch.query === undefined && (counts.pricedShare ?? 0) >= MOST_LISTINGS,
+  };
 }
 
 /** How many listings match the filters read through the search index (`documentSearch`, when already built), up to the served results. */
@@ -161,12 +184,13 @@ function relevanceTiers(filters: PublicListingFilters): RelevanceTier[] {
  * A page by relevance: tier by tier, newest first in each. A tier whose page came back short
  * ended there, which says how many it holds; only a tier the page starts past is counted.
  */
-async function relevantPage<Row>(context: ReadContext, counts: ScopeCounts, selectRows: RowSelection<Row>): Promise<Row[]> {
+async function relevantPage<Row>(context: ReadContext, counts: ScopeCounts, selectRows: RowSelection<Row>, countedNone: CountedNone): Promise<Row[]> {
   const { executor, request, search } = context;
   const { priceMin, priceMax } = request.filters;
   let offset = search.offset;
   const rows: Row[] = [];
   for (const { query, level } of relevanceTiers(request.filters)) {
+    if (countedNone()) break;
     const tier: DocumentSearch = {
       query,
       priceMin,
@@ -176,7 +200,7 @@ async function relevantPage<Row>(context: ReadContext, counts: ScopeCounts, sele
       available: counts.everyListing,
     };
     const limit = search.limit - rows.length;
-    const read = await documentPage(executor, tier, 'newest', { offset, limit }, selectRows);
+    const read = await documentPage(executor, tier, 'newest', { offset, limit }, selectRows, countedNone);
     rows.push(...read);
     if (rows.length === search.limit) break;
     // A tier read from its first match that gives none holds none: nothing to count.
@@ -197,9 +221,20 @@ async function keptTotal({ search }: ReadContext): Promise<MatchedTotal | undefi
   return search.counted ? { total: await search.indexedCount(), exact: true } : undefined;
 }
 
-/** A page read through the search index beside its total. */
-async function withSearchTotal<Row>(context: ReadContext, readRows: () => Promise<Row[]>, documentSearch?: DocumentSearch): Promise<PageRead<Row>> {
-  const [rows, total] = await Promise.all([readRows(), context.search.counted ? searchTotal(context.executor, context.request.filters, documentSearch) : undefined]);
+/**
+ * A page read through the search index beside its total. Once the total has come back as none,
+ * the page's reads still to come are not made.
+ */
+async function withSearchTotal<Row>(context: ReadContext, readRows: (countedNone: CountedNone) => Promise<Row[]>, documentSearch?: DocumentSearch): Promise<PageRead<Row>> {
+  const counting = context.search.counted ? searchTotal(context.executor, context.request.filters, documentSearch) : undefined;
+  let none = false;
+  const [rows, total] = await Promise.all([
+    readRows(() => none),
+    counting?.then((counted) => {
+      none = counted.exact && counted.total === 0;
+      return counted;
+    }),
+  ]);
   return { rows, total };
 }
 
@@ -233,11 +268,11 @@ const executors: Executors = {
   'search-index': async (plan, context) => {
     const { executor, request, search } = context;
     const documentSearch = await documentSearchWithCounts(executor, request.filters);
-    return withSearchTotal(context, () => documentPage(executor, documentSearch, plan.order, search, publicPageRows), documentSearch);
+    return withSearchTotal(context, (countedNone) => documentPage(executor, documentSearch, plan.order, search, publicPageRows, countedNone), documentSearch);
   },
   'relevance-tiers': async (_plan, context) => {
     const counts = await scopeCounts(context.executor, context.request.filters);
-    return withSearchTotal(context, () => relevantPage(context, counts, publicPageRows));
+    return withSearchTotal(context, (countedNone) => relevantPage(context, counts, publicPageRows, countedNone));
   },
 };
 
