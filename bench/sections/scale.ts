@@ -180,8 +180,9 @@ export async function tokensAndIds(databaseUrl: string): Promise<Fixture> {
 }
 
 /**
- * Storefront reads that once scanned the catalogue: words too short for a trigram or without
- * letters, and pages far past the served results.
+ * The costliest shapes an anonymous caller can ask for: words too short for a trigram or without
+ * letters, pages far past the served results and deep within them, amenities no listing holds,
+ * filters that never meet, and substrings that many titles hold.
  */
 const HOSTILE_SEARCHES: TimedRequest[] = [
   { name: 'public list q of two characters', path: '/api/public/listings?q=5g' },
@@ -194,6 +195,15 @@ const HOSTILE_SEARCHES: TimedRequest[] = [
   { name: 'public list q, page 2000', path: '/api/public/listings?q=Surface&page=2000' },
   { name: 'public list page 1000000', path: '/api/public/listings?page=1000000' },
   { name: 'suggest of punctuation', path: '/api/public/suggest?q=%25%25' },
+  { name: 'public list amenity no listing holds, a trailing space', path: '/api/public/listings?amenities=wifi%20&page=1' },
+  { name: 'public list 50 amenities, page 199', path: `/api/public/listings?amenities=${Array.from({ length: 50 }, (_, index) => `amenity${index}`).join(',')}&page=199` },
+  { name: 'public list substring and colour, page 199', path: '/api/public/listings?q=ested&color=Black&page=199' },
+  { name: 'public list frequent beginning, cheapest first, page 199', path: '/api/public/listings?q=pro&sort=price_asc&page=199' },
+  { name: 'public list price range holding every listing, page 199', path: '/api/public/listings?priceMin=1&priceMax=999999&page=199' },
+  { name: 'public list brand outside its category (0)', path: '/api/public/listings?brand=Garmin&category=LAPTOPS&page=1' },
+  { name: 'public list word, attribute and category that never meet (0)', path: '/api/public/listings?q=macbook&os=Windows%2011&category=PHONES&page=1' },
+  { name: 'public list substring of many titles', path: '/api/public/listings?q=ung&page=1' },
+  { name: 'public list substring of many titles, deep page', path: '/api/public/listings?q=hon&page=150' },
 ];
 
 /** A page deep within the served results, where a search's matches are read past thousands of others. */
