@@ -35,7 +35,9 @@ export const BATCH_SIZE = 1500;
 
 /**
  * Inserts `total` listings of the realistic catalogue in multi-row batches, created over the last
- * two years (more of them recent), and reports progress after each batch.
+ * two years (more of them recent), and reports progress after each batch. Each batch is generated
+ * and its statement built while the database still inserts the one before (the connection takes
+ * them in turn): the two take about as long, and on two cores they overlap instead of alternating.
  */
 export async function insertGeneratedListings(
   db: Executor,
@@ -44,11 +46,18 @@ export async function insertGeneratedListings(
   const random = randomSource(options.seed ?? 42);
   const pool = await ensureDefaultCategories(db);
   const now = Date.now();
+  let inserting: Promise<unknown> = Promise.resolve();
   for (let done = 0; done < options.total; ) {
     const size = Math.min(BATCH_SIZE, options.total - done);
     const batch = Array.from({ length: size }, () => generateListing(random, pickCategory(random, pool), options.agentIds, listingCreatedAt(random, now)));
-    await db.insert(listings).values(batch);
+    const next = db.insert(listings).values(batch).execute();
+    // Its failure is met when it is awaited, or is the earlier batch's, which is thrown first.
+    next.catch(() => undefined);
+    await inserting;
+    if (done > 0) options.onProgress?.(done);
+    inserting = next;
     done += size;
-    options.onProgress?.(done);
   }
+  await inserting;
+  if (options.total > 0) options.onProgress?.(options.total);
 }
