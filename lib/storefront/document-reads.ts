@@ -224,7 +224,7 @@ export async function documentPage<Row>(
     });
   if (search.most !== undefined && search.most <= WINDOWED_FROM) return read(undefined);
   let windowAt: WindowAt | undefined;
-  for (let share = (WINDOW_ROOM * wanted) / Math.max(search.estimate, 1); share < WHOLE_RANGE; share *= WINDOW_GROWTH) {
+  for (let share = (WINDOW_ROOM * wanted) / Math.max(search.estimate, 1); share < WHOLE_RANGE; ) {
     if (countedNone()) return [];
     windowAt ??= await windowsOf(executor, search, order);
     const window = await windowAt(share);
@@ -234,6 +234,10 @@ export async function documentPage<Row>(
     // No match at all in the window says the estimate is far off (words that seldom meet): a
     // wider window would most likely hold none either, and the matches are read whole at once.
     if (rows.length === 0 && page.offset === 0) break;
+    // Read from the first match, a short window's rows are every match it holds: their density
+    // says how wide a window holds the page, when that is wider than the usual growth.
+    const held = page.offset === 0 ? (share * WINDOW_ROOM * wanted) / rows.length : 0;
+    share = Math.max(share * WINDOW_GROWTH, held);
   }
   return countedNone() ? [] : read(undefined);
 }
