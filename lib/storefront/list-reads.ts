@@ -44,8 +44,8 @@ function nearPage(executor: Executor, inCategory: boolean) {
 
 /**
  * The share of the listings a filter is assumed to keep when no kept count tells: an attribute
- * value, an amenity, a price range before the prices have statistics, a word matched only whole. Only the first window's width
- * depends on it (a window too narrow is read again wider).
+ * value, an amenity, a price range before the prices have statistics, a word matched only whole.
+ * Only the first window's width depends on it (a window too narrow is read again wider).
  */
 const ASSUMED_SHARE = 0.1;
 
