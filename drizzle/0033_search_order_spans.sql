@@ -38,16 +38,26 @@ $$;
 ALTER TABLE "listings" ADD COLUMN "searchDocument" tsvector GENERATED ALWAYS AS (listing_search_document("listings"."title", "listings"."description", "listings"."attributes", "listings"."categoryId", "listings"."createdAt", "listings"."price")) STORED NOT NULL;--> statement-breakpoint
 CREATE INDEX "listings_available_searchDocument_idx" ON "listings" USING gin ("searchDocument") WHERE "listings"."status" = 'AVAILABLE' and "listings"."deletedAt" is null;
 --> statement-breakpoint
--- The search terms count words, never the marked terms: the spans are left out as well. The terms
--- of migration 0032 stay as they were, under the name listing_document_terms(); listing_search_terms(),
--- which the statistics trigger and search_terms_rebuild() call, keeps all but the spans among them
--- (a span is a `text` term, marked `d:` or `v:`; no word holds a colon).
-ALTER FUNCTION listing_search_terms(listings) RENAME TO listing_document_terms;--> statement-breakpoint
-CREATE FUNCTION listing_search_terms(listing listings)
+-- The search terms count words, never the marked terms: the spans are left out as well.
+CREATE OR REPLACE FUNCTION listing_search_terms(listing listings)
 RETURNS TABLE (kind text, term text, text text)
 LANGUAGE sql STABLE
 AS $$
-  SELECT offered.kind, offered.term, offered.text
-  FROM listing_document_terms(listing) AS offered
-  WHERE NOT (offered.kind = 'text' AND offered.term ~ '^[dv]:')
+  SELECT offered.kind, lower(offered.text), offered.text
+  FROM (VALUES
+    ('title', listing.title),
+    ('brand', CASE jsonb_typeof(listing.attributes -> 'brand') WHEN 'string' THEN listing.attributes ->> 'brand' END),
+    ('model', CASE jsonb_typeof(listing.attributes -> 'model') WHEN 'string' THEN listing.attributes ->> 'model' END)
+  ) AS offered (kind, text)
+  WHERE listing.status = 'AVAILABLE'
+    AND btrim(offered.text) <> ''
+    AND octet_length(offered.text) <= 200
+  UNION ALL
+  SELECT word.kind, word.term, word.term
+  FROM unnest(tsvector_to_array(listing."searchDocument")) AS lexeme,
+    LATERAL (SELECT CASE WHEN lexeme LIKE 't:%' THEN 'word' ELSE 'text' END AS kind,
+      CASE WHEN lexeme LIKE 't:%' THEN substr(lexeme, 3) ELSE lexeme END AS term) AS word
+  WHERE listing.status = 'AVAILABLE'
+    AND lexeme !~ '^[acdmpv]:'
+    AND octet_length(word.term) <= 100
 $$;
