@@ -49,7 +49,6 @@ export interface Service {
   stop: () => Promise<void>;
 }
 
-/** A statement the service ran, as its debug log names it. */
 /** A statement the service ran, as its debug log gives it: the text, and how many parameters it took (their values are never logged). */
 export interface CapturedStatement {
   sql: string;
