@@ -26,6 +26,8 @@ export interface DocumentSearch {
   most?: number;
   /** How many available listings there are: how many a window of a share of the order's key holds. */
   available: number;
+  /** The day after the newest available listing's creation day (see dayAfterNewest()): where a window of the newest ends. */
+  dayAfterNewest: number;
   /** The price range holds most listings: each listing's price is checked, and no span of prices is read. */
   pricesChecked?: boolean;
 }
@@ -121,8 +123,8 @@ async function newestBound(executor: Executor, share: number): Promise<number | 
   return row?.day ?? undefined;
 }
 
-/** The day after the newest available listing's creation day: where a window of the newest ends. */
-async function dayAfterNewest(executor: Executor): Promise<number> {
+/** The day after the newest available listing's creation day (in whole days since 1970-01-01 UTC): where a window of the newest ends. */
+export async function dayAfterNewest(executor: Executor): Promise<number> {
   const [row] = await queryRows<{ day: number | null }>(
     executor,
     sql`select floor(extract(epoch from max(${listings.createdAt})) / 86400)::int + 1 as day from ${listings} where ${listings.status} = 'AVAILABLE'`,
@@ -177,8 +179,7 @@ async function priceWindows(executor: Executor, search: DocumentSearch, order: '
 }
 
 /** The windows of the newest listings, by the creation times' histogram: whole days, so no row is checked. */
-async function newestWindows(executor: Executor): Promise<WindowAt> {
-  const until = await dayAfterNewest(executor);
+function newestWindows(executor: Executor, until: number): WindowAt {
   return async (share) => {
     const from = await newestBound(executor, share);
     return from === undefined ? undefined : daysWindow(from, until);
@@ -186,8 +187,8 @@ async function newestWindows(executor: Executor): Promise<WindowAt> {
 }
 
 /** The windows of the order's key: by the column's histogram for creation times, by a sample of the matches for prices. */
-function windowsOf(executor: Executor, search: DocumentSearch, order: DocumentOrder): Promise<WindowAt> {
-  return order === 'newest' ? newestWindows(executor) : priceWindows(executor, search, order);
+async function windowsOf(executor: Executor, search: DocumentSearch, order: DocumentOrder): Promise<WindowAt> {
+  return order === 'newest' ? newestWindows(executor, search.dayAfterNewest) : priceWindows(executor, search, order);
 }
 
 /**
@@ -253,7 +254,7 @@ export async function documentTotal(executor: Executor, search: DocumentSearch):
   const countWithin = (slice: Window | undefined, limit: number) =>
     throughBitmapScans(executor, (tx) => boundedTotal(tx, sql`select 1 from ${listings} where ${documentMatches(search, slice)}`, limit));
   if (search.most !== undefined && search.most <= WINDOWED_FROM) return countWithin(undefined, EXACT_TOTAL_LIMIT);
-  const afterNewest = await dayAfterNewest(executor);
+  const afterNewest = search.dayAfterNewest;
   let counted = 0;
   let newer = afterNewest;
   for (let share = (WINDOW_ROOM * EXACT_TOTAL_LIMIT) / Math.max(search.estimate, 1); slicePays(search, share); share *= WINDOW_GROWTH) {

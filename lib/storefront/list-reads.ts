@@ -9,7 +9,7 @@ import { notTrashed } from '../listings/queries.js';
 import { DEFERRED_FROM } from '../listings/read-tuning.js';
 import { allOf, filtersQuery, searchQuery, type WordMatch } from './document-query.js';
 import type { SearchWord } from './word-expansion.js';
-import { documentPage, documentTotal, orderOf, type CountedNone, type DocumentOrder, type DocumentSearch } from './document-reads.js';
+import { dayAfterNewest, documentPage, documentTotal, orderOf, type CountedNone, type DocumentOrder, type DocumentSearch } from './document-reads.js';
 import { attributeTermsOf, categoryNamed, documentSearchOf, publicPageRows, publicSearch, type PublicListingFilters, type PublicListingPageRow } from './queries.js';
 import { priceShare } from './price-share.js';
 import { offsetOf, planStorefrontRead, SERVED_RESULTS, type StorefrontReadPlan, type StorefrontReadPlanName, type StorefrontReadRequest } from './read-plan.js';
@@ -50,24 +50,27 @@ function nearPage(executor: Executor, inCategory: boolean) {
 const ASSUMED_SHARE = 0.1;
 
 /**
- * How many available listings there are, how many of them the category holds (undefined without
- * one), by the kept totals, and about what share of the listings the price range holds, by the
- * price column's statistics (undefined without a range, or before there are statistics).
+ * What every read of one search shares, read once per request: how many available listings there
+ * are and how many of them the category holds (undefined without one), by the kept totals; about
+ * what share of the listings the price range holds, by the price column's statistics (undefined
+ * without a range, or before there are statistics); and the day after the newest listing's.
  */
-interface ScopeCounts {
+interface SearchScope {
   everyListing: number;
   inScope: number;
   pricedShare?: number;
+  dayAfterNewest: number;
 }
 
-async function scopeCounts(executor: Executor, filters: PublicListingFilters): Promise<ScopeCounts> {
+async function searchScope(executor: Executor, filters: PublicListingFilters): Promise<SearchScope> {
   const priced = filters.priceMin !== undefined || filters.priceMax !== undefined;
-  const [everyListing, inCategory, pricedShare] = await Promise.all([
+  const [everyListing, inCategory, pricedShare, afterNewest] = await Promise.all([
     countListings(executor, { status: 'AVAILABLE' }),
     filters.categoryId ? countListings(executor, { status: 'AVAILABLE', categoryId: filters.categoryId }) : undefined,
     priced ? priceShare(executor, filters.priceMin, filters.priceMax) : undefined,
+    dayAfterNewest(executor),
   ]);
-  return { everyListing, inScope: inCategory ?? everyListing, pricedShare };
+  return { everyListing, inScope: inCategory ?? everyListing, pricedShare, dayAfterNewest: afterNewest };
 }
 
 /** About how many listings hold a word at `level` (see WordMatch), by the kept counts. */
@@ -96,7 +99,7 @@ function mostMatches(filters: PublicListingFilters, level: WordMatch): number | 
 }
 
 /** About how many available listings match the filters, their words at `level`: each filter's share of the listings, multiplied. */
-function estimatedMatches(filters: PublicListingFilters, { everyListing, inScope, pricedShare }: ScopeCounts, level: WordMatch): number {
+function estimatedMatches(filters: PublicListingFilters, { everyListing, inScope, pricedShare }: SearchScope, level: WordMatch): number {
   const shares = [
     ...(filters.search?.words ?? []).map((word) => Math.min(1, wordListings(word, level, everyListing) / Math.max(everyListing, 1))),
     ...filters.attributes.map(() => ASSUMED_SHARE),
@@ -126,21 +129,21 @@ function keptLowerBound(filters: PublicListingFilters): MatchedTotal | undefined
 const MOST_LISTINGS = 0.5;
 
 /** The filters as the search index reads them, with how many listings they match by the kept counts. */
-async function documentSearchWithCounts(executor: Executor, filters: PublicListingFilters): Promise<DocumentSearch> {
-  const counts = await scopeCounts(executor, filters);
+function documentSearchIn(filters: PublicListingFilters, scope: SearchScope): DocumentSearch {
   const documentSearch = documentSearchOf(filters, true);
   return {
     ...documentSearch,
-    estimate: estimatedMatches(filters, counts, 'near'),
+    estimate: estimatedMatches(filters, scope, 'near'),
     most: mostMatches(filters, 'near'),
-    available: counts.everyListing,
-    pricesChecked: documentSearch.query === undefined && (counts.pricedShare ?? 0) >= MOST_LISTINGS,
+    available: scope.everyListing,
+    dayAfterNewest: scope.dayAfterNewest,
+    pricesChecked: documentSearch.query === undefined && (scope.pricedShare ?? 0) >= MOST_LISTINGS,
   };
 }
 
-/** How many listings match the filters read through the search index (`documentSearch`, when already built), up to the served results. */
-async function searchTotal(executor: Executor, filters: PublicListingFilters, documentSearch?: DocumentSearch): Promise<MatchedTotal> {
-  return keptLowerBound(filters) ?? documentTotal(executor, documentSearch ?? (await documentSearchWithCounts(executor, filters)));
+/** How many listings match the filters read through the search index (in `scope`, when already read), up to the served results. */
+async function searchTotal(executor: Executor, filters: PublicListingFilters, scope?: SearchScope): Promise<MatchedTotal> {
+  return keptLowerBound(filters) ?? documentTotal(executor, documentSearchIn(filters, scope ?? (await searchScope(executor, filters))));
 }
 
 /** What every executor is given: the request, and its filters as the index readers take them. */
@@ -184,7 +187,7 @@ function relevanceTiers(filters: PublicListingFilters): RelevanceTier[] {
  * A page by relevance: tier by tier, newest first in each. A tier whose page came back short
  * ended there, which says how many it holds; only a tier the page starts past is counted.
  */
-async function relevantPage<Row>(context: ReadContext, counts: ScopeCounts, selectRows: RowSelection<Row>, countedNone: CountedNone): Promise<Row[]> {
+async function relevantPage<Row>(context: ReadContext, scope: SearchScope, selectRows: RowSelection<Row>, countedNone: CountedNone): Promise<Row[]> {
   const { executor, request, search } = context;
   const { priceMin, priceMax } = request.filters;
   let offset = search.offset;
@@ -195,9 +198,10 @@ async function relevantPage<Row>(context: ReadContext, counts: ScopeCounts, sele
       query,
       priceMin,
       priceMax,
-      estimate: estimatedMatches(request.filters, counts, level),
+      estimate: estimatedMatches(request.filters, scope, level),
       most: mostMatches(request.filters, level),
-      available: counts.everyListing,
+      available: scope.everyListing,
+      dayAfterNewest: scope.dayAfterNewest,
     };
     const limit = search.limit - rows.length;
     const read = await documentPage(executor, tier, 'newest', { offset, limit }, selectRows, countedNone);
@@ -225,8 +229,8 @@ async function keptTotal({ search }: ReadContext): Promise<MatchedTotal | undefi
  * A page read through the search index beside its total. Once the total has come back as none,
  * the page's reads still to come are not made.
  */
-async function withSearchTotal<Row>(context: ReadContext, readRows: (countedNone: CountedNone) => Promise<Row[]>, documentSearch?: DocumentSearch): Promise<PageRead<Row>> {
-  const counting = context.search.counted ? searchTotal(context.executor, context.request.filters, documentSearch) : undefined;
+async function withSearchTotal<Row>(context: ReadContext, scope: SearchScope, readRows: (countedNone: CountedNone) => Promise<Row[]>): Promise<PageRead<Row>> {
+  const counting = context.search.counted ? searchTotal(context.executor, context.request.filters, scope) : undefined;
   let none = false;
   const [rows, total] = await Promise.all([
     readRows(() => none),
@@ -267,12 +271,13 @@ const executors: Executors = {
   },
   'search-index': async (plan, context) => {
     const { executor, request, search } = context;
-    const documentSearch = await documentSearchWithCounts(executor, request.filters);
-    return withSearchTotal(context, (countedNone) => documentPage(executor, documentSearch, plan.order, search, publicPageRows, countedNone), documentSearch);
+    const scope = await searchScope(executor, request.filters);
+    const documentSearch = documentSearchIn(request.filters, scope);
+    return withSearchTotal(context, scope, (countedNone) => documentPage(executor, documentSearch, plan.order, search, publicPageRows, countedNone));
   },
   'relevance-tiers': async (_plan, context) => {
-    const counts = await scopeCounts(context.executor, context.request.filters);
-    return withSearchTotal(context, (countedNone) => relevantPage(context, counts, publicPageRows, countedNone));
+    const scope = await searchScope(context.executor, context.request.filters);
+    return withSearchTotal(context, scope, (countedNone) => relevantPage(context, scope, publicPageRows, countedNone));
   },
 };
 
@@ -303,17 +308,17 @@ export async function findPublicListings(
 
 /** The cheapest and dearest price among the listings matching the filters, each the first of their list in price order. */
 export async function priceRangeOf(executor: Executor, filters: PublicListingFilters): Promise<{ min: number | null; max: number | null }> {
+  if (filters.categoryId === null || filters.search?.matchesNothing) return { min: null, max: null };
   const selectPrices: RowSelection<{ price: number }> = (source) => source.select({ price: listings.price }).from(listings).$dynamic();
+  const search = publicSearch(executor, filters);
+  const documentSearch = search.checked === undefined ? undefined : documentSearchIn(filters, await searchScope(executor, filters));
   const first = async (order: DocumentOrder) => {
-    if (filters.categoryId === null || filters.search?.matchesNothing) return undefined;
-    const search = publicSearch(executor, filters);
-    if (search.checked === undefined) {
-      const [row] = await selectPrices(executor).where(search.indexed).orderBy(...orderOf(order)).limit(1);
-      return row?.price;
-    }
-    const [row] = await documentPage(executor, await documentSearchWithCounts(executor, filters), order, { offset: 0, limit: 1 }, selectPrices);
-    return row?.price;
+    const [row] =
+      documentSearch === undefined
+        ? await selectPrices(executor).where(search.indexed).orderBy(...orderOf(order)).limit(1)
+        : await documentPage(executor, documentSearch, order, { offset: 0, limit: 1 }, selectPrices);
+    return row?.price ?? null;
   };
   const [min, max] = await Promise.all([first('price_asc'), first('price_desc')]);
-  return { min: min ?? null, max: max ?? null };
+  return { min, max };
 }
