@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildListing } from './support/catalog-factories.js';
 import type { ApiResponse } from './support/http.js';
 import { useShop } from './support/shop.js';
@@ -60,6 +61,31 @@ describe('answers kept by the instance', () => {
     expect(saved.status).toBe(200);
     expect((await api.get('/api/settings')).body.data.siteName).toBe('Renamed shop');
     expect((await api.get('/api/public/listings')).body).toEqual(list.body);
+  });
+
+  it('reads an answer asked by several requests at once only once, and gives it to each', async () => {
+    const path = `/api/public/listings?limit=7&category=${encodeURIComponent(shop.category.displayName)}`;
+    let asked: Promise<ApiResponse[]> | undefined;
+    // The listings are held until the server has taken every request, so that all of them ask while the first one reads.
+    await server.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table listings in access exclusive mode`);
+      const taken = server.requestsTaken();
+      asked = Promise.all(Array.from({ length: 6 }, () => api.get(path)));
+      await vi.waitFor(() => expect(server.requestsTaken()).toBe(taken + 6), { timeout: 10_000 });
+    });
+    const answers = await asked!;
+    const plans = answers.map((response) => /plan;desc="([^"]+)"/.exec(response.headers.get('server-timing') ?? '')?.[1]);
+    expect(plans.filter((plan) => plan !== 'cached-answer')).toEqual(['newest-index']);
+    for (const response of answers) {
+      expect(response.status).toBe(200);
+      expect({ body: response.body, etag: response.headers.get('etag') }).toEqual({ body: answers[0]!.body, etag: answers[0]!.headers.get('etag') });
+    }
+  });
+
+  it('gives no request an answer another read and did not keep: each reads its own', async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => api.get('/api/public/listings?limit=0&page=3')));
+    expect(answers.map((response) => response.status)).toEqual([400, 400, 400, 400]);
+    expect(answers.map((response) => response.headers.get('cache-control'))).toEqual(['no-store', 'no-store', 'no-store', 'no-store']);
   });
 
   it('keeps no answer to a token, nor the public detail, nor an error', async () => {

@@ -3,6 +3,8 @@
  * (`ANSWER_CACHE_MS`): a storefront read again within it is answered without the database, as the
  * CDN would answer it. A write made through this instance drops the answers carrying its tags as
  * it purges the CDN's; another instance's write reaches this one's answers when they expire.
+ * A read asked while another request of the instance is reading the same answer waits for that
+ * answer instead of reading it too, as a CDN collapses the requests that meet one miss.
  */
 export interface CachedAnswer {
   body: string;
@@ -37,4 +39,28 @@ export function forgetTagged(tags: readonly string[]): void {
   if (cached.size === 0) return;
   const dropped = new Set(tags);
   for (const [key, answer] of cached) if (answer.tags.some((tag) => dropped.has(tag))) cached.delete(key);
+}
+
+/** Answers a request of this instance is reading, by key, each settling with the answer it kept (none when it kept none). */
+const reading = new Map<string, Promise<CachedAnswer | undefined>>();
+
+/** The answer another request of this instance is reading for `key`, once read; undefined when none is. */
+export function answerBeingRead(key: string): Promise<CachedAnswer | undefined> | undefined {
+  return reading.get(key);
+}
+
+/**
+ * Marks the answer for `key` as being read, while answers are cached at all: the requests that ask
+ * for it meanwhile wait for it. The function returned settles them with what was then kept under
+ * `key`: none when the read failed or gave an answer that is not kept, and each reads its own.
+ */
+export function readingAnswer(key: string, lifetimeMs: number): () => void {
+  if (lifetimeMs <= 0) return () => {};
+  let settle!: (answer: CachedAnswer | undefined) => void;
+  const read = new Promise<CachedAnswer | undefined>((resolve) => (settle = resolve));
+  reading.set(key, read);
+  return () => {
+    if (reading.get(key) === read) reading.delete(key);
+    settle(cachedAnswer(key));
+  };
 }

@@ -1,5 +1,5 @@
 import { config } from '../config.js';
-import { cacheAnswer, cachedAnswer, type CachedAnswer } from './answer-cache.js';
+import { answerBeingRead, cacheAnswer, cachedAnswer, readingAnswer, type CachedAnswer } from './answer-cache.js';
 import { edgeCacheHeaders, type CacheTag } from './edge-cache.js';
 import { fieldNamesOf, type Schemas } from './endpoint-input.js';
 import { entityTagOf, ifNoneMatchNames } from './entity-tag.js';
@@ -30,6 +30,20 @@ export function answerKeyOf(schemas: Schemas, url: URL): string {
 export function cachedResponse(key: string, headers: Record<string, string>, ifNoneMatch: string | undefined): OutgoingResponse | undefined {
   const cached = cachedAnswer(key);
   return cached && cacheableResponse(cached, headers, ifNoneMatch);
+}
+
+/**
+ * The answer another request of this instance is reading for `key`, once it is kept; undefined when
+ * none is being read, or the one read is not kept.
+ */
+export async function sharedResponse(key: string, headers: Record<string, string>, ifNoneMatch: string | undefined): Promise<OutgoingResponse | undefined> {
+  const answer = await answerBeingRead(key);
+  return answer && cacheableResponse(answer, headers, ifNoneMatch);
+}
+
+/** Marks the answer for `key` as being read by this request; the function returned says the read is over. */
+export function readingResponse(key: string): () => void {
+  return readingAnswer(key, config().answerCacheMs);
 }
 
 /** Keeps a cacheable 200 in this instance for a moment and answers it (or its 304). */

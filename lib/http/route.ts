@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { flushTelemetry, inSpan, telemetryEnabled } from '../telemetry.js';
 import { callerOf, type AuthUser, type CallerChecks } from './access.js';
-import { answerKeyOf, cachedResponse } from './cacheable-answer.js';
+import { answerKeyOf, cachedResponse, readingResponse, sharedResponse } from './cacheable-answer.js';
 import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
 import { defer } from './deferred-work.js';
 import type { CacheTag } from './edge-cache.js';
@@ -66,16 +66,18 @@ async function answer(table: RouteTable, allowed: string, request: IncomingReque
   const method = request.method.toUpperCase();
   const url = new URL(request.url, 'http://localhost');
   const ifNoneMatch = request.headers['if-none-match'];
+  let readOver: (() => void) | undefined;
   try {
     if (method === 'OPTIONS' && !table.OPTIONS) return { status: 204, headers: { ...headers, ...PREFLIGHT_HEADERS }, body: null };
     const endpoint = method === 'OPTIONS' ? table.OPTIONS : table[(method === 'HEAD' ? 'GET' : method) as HttpMethod];
     const answerKey = endpoint?.edgeCache ? answerKeyOf(endpoint.schemas, url) : undefined;
-    const cached = answerKey === undefined ? undefined : cachedResponse(answerKey, headers, ifNoneMatch);
+    const cached = answerKey === undefined ? undefined : (cachedResponse(answerKey, headers, ifNoneMatch) ?? (await sharedResponse(answerKey, headers, ifNoneMatch)));
     if (cached) {
       nameReadPlan('cached-answer');
       logRequest(request, requestId, url, cached.status, started, undefined);
       return cached;
     }
+    readOver = answerKey === undefined ? undefined : readingResponse(answerKey);
     const outcome: Outcome = endpoint
       ? await outcomeOf(endpoint, request, url, requestId, checks).catch((error: unknown) => ({ reply: errorReply(error, requestId), user: null }))
       : { reply: methodNotAllowed(method, allowed), user: null };
@@ -84,6 +86,8 @@ async function answer(table: RouteTable, allowed: string, request: IncomingReque
     logRequest(request, requestId, url, response.status, started, outcome.user?.id);
     return response;
   } finally {
+    // The requests that waited for this answer are given it, or read their own.
+    readOver?.();
     // Whatever of the body no step read, so the connection can be reused.
     discardBody(request);
   }

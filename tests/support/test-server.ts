@@ -17,6 +17,8 @@ export interface TestServer {
   db: Database;
   uploadDir: string;
   dataDir: string;
+  /** How many requests the server has taken so far, answered or not. */
+  requestsTaken: () => number;
   close: () => Promise<void>;
 }
 
@@ -63,6 +65,8 @@ export async function startTestServer(env: Record<string, string> = {}, prepare:
     ...env,
   });
   const server = createLocalServer({ projectRoot });
+  let requestsTaken = 0;
+  server.on('request', () => (requestsTaken += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -75,6 +79,7 @@ export async function startTestServer(env: Record<string, string> = {}, prepare:
     db,
     uploadDir,
     dataDir: database.dataDir,
+    requestsTaken: () => requestsTaken,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -125,6 +130,7 @@ export function useTestServer(
     get dataDir() {
       return current().dataDir;
     },
+    requestsTaken: () => current().requestsTaken(),
     close: () => current().close(),
     api: apiClient(() => current().baseUrl),
   };
