@@ -83,6 +83,9 @@ function standsForAWord(word: SearchWord): boolean {
   return word.wholeOnly ? word.inTitles.includes(word.word) : word.begun === undefined || word.begun.length + word.inTitles.length + word.near.length > 0;
 }
 
+/** The words of a part of a search as the documents' parser splits and lower-cases them, as the rows `split(word)`. */
+const wordsOfPart = (part: string) => sql`unnest(tsvector_to_array(to_tsvector('simple', ${part}))) as split(word)`;
+
 /**
  * The words of one part of a search (split as the documents are), each with the shop's words
  * (search_terms) it may stand for: the words it begins (one range of the "C"-collated key: every
@@ -94,7 +97,6 @@ function expandedPart(executor: Executor, part: string): Promise<ExpandedRow[]> 
   return queryRows<ExpandedRow>(
     executor,
     sql`
-    with split as (select token.word from unnest(tsvector_to_array(to_tsvector('simple', ${part}))) as token(word))
     select split.word,
       coalesce((select json_agg(json_build_array(begun.term, begun.listings)) from (
         select ${searchTerms.term} as term, ${searchTerms.listings} as listings from ${searchTerms}
@@ -111,19 +113,37 @@ function expandedPart(executor: Executor, part: string): Promise<ExpandedRow[]> 
         (select ${searchTerms.term} as term, ${searchTerms.listings} as listings, ${searchTerms.kind} as kind from ${searchTerms}
           where ${searchTerms.kind} = 'text' and ${searchTerms.common}
           order by ${searchTerms.term} <-> split.word limit ${NEAREST_WORDS})) as nearest), '[]') as "nearest"
-    from split`,
+    from ${wordsOfPart(part)}`,
   );
 }
 
 /**
- * The words of `text`, each expanded against the shop's words (expandedPart()). The parts are
- * looked up at once, each by a statement of its own: a word's nearest spellings are two walks of
- * trigram indexes (about 4 ms at a million listings), which one statement for every part made one
- * after another.
+ * The words of a part that matches only whole (matchesWholeWordsOnly(): a part shorter than three
+ * characters, or without a letter, gives only such words), each with the title, brand or model
+ * word it is, when the shop holds it. The words it begins, holds or nearly spells would never be
+ * matched, and are not looked up.
+ */
+function wholeWordsPart(executor: Executor, part: string): Promise<ExpandedRow[]> {
+  return queryRows<ExpandedRow>(
+    executor,
+    sql`
+    select split.word, '[]'::json as "begun",
+      coalesce((select json_agg(json_build_array(${searchTerms.term}, ${searchTerms.listings})) from ${searchTerms}
+        where ${searchTerms.kind} = 'word' and ${searchTerms.term} = split.word), '[]') as "inTitles",
+      '[]'::json as "nearest"
+    from ${wordsOfPart(part)}`,
+  );
+}
+
+/**
+ * The words of `text`, each expanded against the shop's words (expandedPart(), or wholeWordsPart()
+ * for a part that matches only whole). The parts are looked up at once, each by a statement of its
+ * own: a word's nearest spellings are two walks of trigram indexes (about 4 ms at a million
+ * listings), which one statement for every part made one after another.
  */
 export async function expandSearch(executor: Executor, text: string): Promise<TextSearch> {
   const parts = queryWords(text);
-  const expanded = await Promise.all(parts.map((part) => expandedPart(executor, part)));
+  const expanded = await Promise.all(parts.map((part) => (matchesWholeWordsOnly(part) ? wholeWordsPart : expandedPart)(executor, part)));
   const words = expanded.flat().map(expandedWord);
   return { text, words, matchesNothing: parts.length === 0 || expanded.some((rows) => rows.length === 0) || !words.every(standsForAWord) };
 }
