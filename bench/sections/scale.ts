@@ -206,6 +206,19 @@ const HOSTILE_SEARCHES: TimedRequest[] = [
   { name: 'public list substring of many titles, deep page', path: '/api/public/listings?q=hon&page=150' },
 ];
 
+/**
+ * Searches no shopper means, which must answer 200 or 400 within the budget all the same: as many
+ * words as a query's 100 characters hold, the eight frequent words a query is searched by at
+ * most, text far past the limit, and characters that are no word at all.
+ */
+const BAD_SEARCHES: Array<{ name: string; q: string }> = [
+  { name: 'q of thirty short words', q: Array.from({ length: 30 }, (_, index) => String.fromCharCode(97 + (index % 26)) + String(index % 10)).join(' ') },
+  { name: 'q of eight frequent words', q: 'samsung galaxy original charger sealed phone screen battery' },
+  { name: 'q of 500 characters of Amharic (400)', q: 'ስልክ አዲስ '.repeat(63).slice(0, 500) },
+  { name: 'q of emoji and control characters', q: '📱🔥\u0001\u0007 phone' },
+  { name: 'q of a lone quote', q: "'" },
+];
+
 /** A page deep within the served results, where a search's matches are read past thousands of others. */
 const SHOPPER_DEEP_PAGE = 150;
 
@@ -277,6 +290,7 @@ function readRequests(f: Fixture): TimedRequest[] {
     storefront('q in descriptions only, dearest first', '?q=charger&sort=price_desc&page=1'),
     ...HOSTILE_SEARCHES.map(({ name, path }) => ({ name, path })),
     storefront('q of three words, none matching', '?q=Apple%20Surface%20pro'),
+    ...BAD_SEARCHES.map(({ name, q }) => storefront(name, `?${new URLSearchParams({ q, page: '1' })}`)),
     storefront('q with a typo, no page', '?q=iphnoe'),
     storefront('q matched whole, by relevance, page 1', '?q=i7&page=1'),
     storefront('q matched whole, newest first, page 1', '?q=13&sort=newest&page=1'),
