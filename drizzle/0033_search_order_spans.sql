@@ -15,7 +15,7 @@ ALTER TABLE "listings" DROP COLUMN "searchDocument";--> statement-breakpoint
 -- - `v:<digits>`, `v:<digits>:<first digit>`, `v:<digits>:<first two digits>`: the whole part of
 --   the price by its number of digits, then its leading digits (1250.50 gives `v:4`, `v:4:1` and
 --   `v:4:12`; 7 gives `v:1` and `v:1:7`).
--- lib/storefront/order-spans.ts covers a range of days or prices with the same spans.
+-- lib/search/order-spans.ts covers a range of days or prices with the same spans.
 CREATE FUNCTION listing_order_terms(created_at timestamptz, price numeric) RETURNS tsvector
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
