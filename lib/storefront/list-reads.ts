@@ -128,16 +128,22 @@ function keptLowerBound(filters: PublicListingFilters): MatchedTotal | undefined
  */
 const MOST_LISTINGS = 0.5;
 
-/** The filters as the search index reads them, with how many listings they match by the kept counts. */
-function documentSearchIn(filters: PublicListingFilters, scope: SearchScope): DocumentSearch {
+/**
+ * The filters as the search index reads them, or one tier of relevance of them (its query, its words
+ * matched at its level), with how many listings they match by the kept counts.
+ */
+function documentSearchIn(filters: PublicListingFilters, scope: SearchScope, tier?: RelevanceTier): DocumentSearch {
   const documentSearch = documentSearchOf(filters, true);
+  const query = tier === undefined ? documentSearch.query : tier.query;
+  const level = tier === undefined ? 'near' : tier.level;
   return {
     ...documentSearch,
-    estimate: estimatedMatches(filters, scope, 'near'),
-    most: mostMatches(filters, 'near'),
+    query,
+    estimate: estimatedMatches(filters, scope, level),
+    most: mostMatches(filters, level),
     available: scope.everyListing,
     dayAfterNewest: scope.dayAfterNewest,
-    pricesChecked: documentSearch.query === undefined && (scope.pricedShare ?? 0) >= MOST_LISTINGS,
+    pricesChecked: query === undefined && (scope.pricedShare ?? 0) >= MOST_LISTINGS,
   };
 }
 
@@ -189,20 +195,11 @@ function relevanceTiers(filters: PublicListingFilters): RelevanceTier[] {
  */
 async function relevantPage<Row>(context: ReadContext, scope: SearchScope, selectRows: RowSelection<Row>, countedNone: CountedNone): Promise<Row[]> {
   const { executor, request, search } = context;
-  const { priceMin, priceMax } = request.filters;
   let offset = search.offset;
   const rows: Row[] = [];
-  for (const { query, level } of relevanceTiers(request.filters)) {
+  for (const relevanceTier of relevanceTiers(request.filters)) {
     if (countedNone()) break;
-    const tier: DocumentSearch = {
-      query,
-      priceMin,
-      priceMax,
-      estimate: estimatedMatches(request.filters, scope, level),
-      most: mostMatches(request.filters, level),
-      available: scope.everyListing,
-      dayAfterNewest: scope.dayAfterNewest,
-    };
+    const tier = documentSearchIn(request.filters, scope, relevanceTier);
     const limit = search.limit - rows.length;
     const read = await documentPage(executor, tier, 'newest', { offset, limit }, selectRows, countedNone);
     rows.push(...read);
