@@ -72,6 +72,16 @@ const WINDOWED_FROM = 5_000;
  */
 const PRICE_SAMPLE = 400;
 
+/**
+ * A listing's price and creation time as each row the search index finds gives them, to check
+ * a range on, which no index of those columns may serve. Misjudging how many listings a query of
+ * the documents finds, the planner would otherwise AND its bitmap with every listing of the range
+ * from the column's own index (`q=galaxy`, dearest first, page 150 at a million listings: 155,000
+ * prices gathered to keep 9,600 matches, 282 ms against 95 ms).
+ */
+const priceOfRow = sql`(${listings.price} + 0)`;
+const createdAtOfRow = sql`(${listings.createdAt} + interval '0 seconds')`;
+
 /** Available listings out of the trash: what the search index holds (its predicate). */
 const available = and(eq(listings.status, 'AVAILABLE'), isNull(listings.deletedAt))!;
 
@@ -97,8 +107,8 @@ export function documentMatches(search: Pick<DocumentSearch, 'query' | 'priceMin
   return and(
     available,
     query === undefined ? undefined : sql`${listings.searchDocument} @@ ${query}::tsquery`,
-    search.priceMin === undefined ? undefined : gte(listings.price, search.priceMin),
-    search.priceMax === undefined ? undefined : lte(listings.price, search.priceMax),
+    search.priceMin === undefined ? undefined : gte(priceOfRow, search.priceMin),
+    search.priceMax === undefined ? undefined : lte(priceOfRow, search.priceMax),
     window?.rows,
   )!;
 }
@@ -173,8 +183,8 @@ async function priceWindows(executor: Executor, search: DocumentSearch, order: '
     if (rank >= prices.length) return undefined;
     const bound = prices[rank]!;
     return order === 'price_asc'
-      ? { spans: anyTermOf(priceSpans(undefined, bound)), rows: lte(listings.price, bound) }
-      : { spans: anyTermOf(priceSpans(bound, undefined)), rows: gte(listings.price, bound) };
+      ? { spans: anyTermOf(priceSpans(undefined, bound)), rows: lte(priceOfRow, bound) }
+      : { spans: anyTermOf(priceSpans(bound, undefined)), rows: gte(priceOfRow, bound) };
   };
 }
 
@@ -267,6 +277,6 @@ export async function documentTotal(executor: Executor, search: DocumentSearch):
   }
   // The older rest is most of the range: its spans would cost the index more than checking each
   // match's creation time costs the count.
-  const rest: Window | undefined = newer === afterNewest ? undefined : { rows: lt(listings.createdAt, new Date(newer * MS_PER_DAY)) };
+  const rest: Window | undefined = newer === afterNewest ? undefined : { rows: lt(createdAtOfRow, new Date(newer * MS_PER_DAY).toISOString()) };
   return cappedTotal(counted + (await countWithin(rest, EXACT_TOTAL_LIMIT - counted)).total);
 }
