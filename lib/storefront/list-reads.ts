@@ -53,9 +53,9 @@ const ASSUMED_SHARE = 0.1;
 /**
  * What every read of one search shares, read once per request: how many available listings there
  * are and how many of them the category holds (undefined without one), by the kept totals; how
- * many of those hold each attribute filter's value, by its kept counts; about what share of the listings the price range holds, by the price column's
- * statistics (undefined without a range, or before there are statistics); and the day after the
- * newest listing's.
+ * many of those hold each attribute filter's value, by its kept counts; about what share of the
+ * listings the price range holds, by the price column's statistics (undefined without a range, or
+ * before there are statistics); and the day after the newest listing's.
  */
 interface SearchScope {
   everyListing: number;
@@ -132,7 +132,7 @@ function estimatedMatches(filters: PublicListingFilters, { everyListing, inScope
 function keptLowerBound(filters: PublicListingFilters, scope: SearchScope): MatchedTotal | undefined {
   const words = filters.search?.words ?? [];
   if (filters.amenities.length > 0 || filters.priceMin !== undefined || filters.priceMax !== undefined || words.length + filters.attributes.length !== 1) return undefined;
-  const surely = words.length === 1 ? (filters.category ? 0 : words[0]!.listings.mostHeld) : (scope.attributes[0]?.surely ?? 0);
+  const surely = words.length === 1 ? (filters.category ? 0 : words[0]!.listings.mostHeld) : scope.attributes[0]!.surely;
   return surely >= EXACT_TOTAL_LIMIT ? cappedTotal(EXACT_TOTAL_LIMIT) : undefined;
 }
 
