@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildListing } from './support/catalog-factories.js';
 import type { ApiResponse } from './support/http.js';
 import { useShop } from './support/shop.js';
@@ -80,6 +80,60 @@ describe('answers kept by the instance', () => {
       expect(response.status).toBe(200);
       expect({ body: response.body, etag: response.headers.get('etag') }).toEqual({ body: answers[0]!.body, etag: answers[0]!.headers.get('etag') });
     }
+  });
+
+  describe('once an answer has run out', () => {
+    const path = () => `/api/public/listings?limit=9&category=${encodeURIComponent(shop.category.displayName)}`;
+    // The instance's clock is moved past each answer's lifetime (60 s here) instead of waiting for it.
+    beforeAll(() => vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true }));
+    afterAll(() => vi.useRealTimers());
+
+    /** Asks for the list while the listings are held: one request starts reading its answer, then `others` arrive; none is answered before the hold ends. */
+    async function askWhileHeld(others: number): Promise<{ reader: Promise<ApiResponse>; meanwhile: Promise<ApiResponse[]> }> {
+      let asked: { reader: Promise<ApiResponse>; meanwhile: Promise<ApiResponse[]> } | undefined;
+      await server.db.transaction(async (tx) => {
+        await tx.execute(sql`lock table listings in access exclusive mode`);
+        const taken = server.requestsTaken();
+        const reader = api.get(path());
+        await vi.waitFor(() => expect(server.requestsTaken()).toBe(taken + 1), { timeout: 10_000 });
+        const meanwhile = Promise.all(Array.from({ length: others }, () => api.get(path())));
+        await vi.waitFor(() => expect(server.requestsTaken()).toBe(taken + 1 + others), { timeout: 10_000 });
+        asked = { reader, meanwhile };
+      });
+      return asked!;
+    }
+
+    it('gives the requests arriving while one reads it again the answer it replaces, when that ran out no longer ago than its lifetime', async () => {
+      const kept = await api.get(path());
+      await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Read when the kept answer ran out' });
+      vi.setSystemTime(Date.now() + 61_000);
+
+      let meanwhile: ApiResponse[] = [];
+      let reader: Promise<ApiResponse> | undefined;
+      await server.db.transaction(async (tx) => {
+        await tx.execute(sql`lock table listings in access exclusive mode`);
+        const taken = server.requestsTaken();
+        reader = api.get(path());
+        await vi.waitFor(() => expect(server.requestsTaken()).toBe(taken + 1), { timeout: 10_000 });
+        // Answered while the listings are still held: none of them waits for the read.
+        meanwhile = await Promise.all(Array.from({ length: 3 }, () => api.get(path())));
+      });
+      for (const response of meanwhile) {
+        expect({ status: response.status, body: response.body, etag: response.headers.get('etag') }).toEqual({ status: 200, body: kept.body, etag: kept.headers.get('etag') });
+      }
+      const read = await reader!;
+      expect(titles(read)[0]).toBe('Read when the kept answer ran out');
+      expect(titles(await api.get(path()))[0]).toBe('Read when the kept answer ran out');
+    });
+
+    it('makes them wait for the read when the answer ran out longer ago than its lifetime', async () => {
+      await api.get(path());
+      await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Read long after the kept answer ran out' });
+      vi.setSystemTime(Date.now() + 121_000);
+
+      const { reader, meanwhile } = await askWhileHeld(2);
+      for (const response of [await reader, ...(await meanwhile)]) expect(titles(response)[0]).toBe('Read long after the kept answer ran out');
+    });
   });
 
   it('gives no request an answer another read and did not keep: each reads its own', async () => {

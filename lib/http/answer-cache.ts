@@ -4,7 +4,9 @@
  * CDN would answer it. A write made through this instance drops the answers carrying its tags as
  * it purges the CDN's; another instance's write reaches this one's answers when they expire.
  * A read asked while another request of the instance is reading the same answer waits for that
- * answer instead of reading it too, as a CDN collapses the requests that meet one miss.
+ * answer instead of reading it too, as a CDN collapses the requests that meet one miss; when an
+ * answer that ran out no longer ago than its lifetime is being read again, it is given meanwhile
+ * instead, as the CDN's `stale-while-revalidate` does.
  */
 export interface CachedAnswer {
   body: string;
@@ -16,22 +18,30 @@ export interface CachedAnswer {
 /** A busy storefront asks a few hundred distinct questions; the bound keeps a crawler's from growing the instance. */
 const MOST_ANSWERS = 500;
 
-const cached = new Map<string, CachedAnswer & { expiresAt: number }>();
+/** A kept answer, fresh until `expiresAt`, and given while it is read again until `replaceableUntil`, a lifetime later. */
+const cached = new Map<string, CachedAnswer & { expiresAt: number; replaceableUntil: number }>();
 
 /** The answer cached for `key` (method, path and query) while it is fresh. */
 export function cachedAnswer(key: string, now = Date.now()): CachedAnswer | undefined {
   const answer = cached.get(key);
   if (answer === undefined) return undefined;
   if (answer.expiresAt > now) return answer;
-  cached.delete(key);
+  if (answer.replaceableUntil <= now) cached.delete(key);
   return undefined;
+}
+
+/** The answer cached for `key` that ran out no longer ago than its lifetime: what is given while its successor is read. */
+export function answerBeingReplaced(key: string, now = Date.now()): CachedAnswer | undefined {
+  const answer = cached.get(key);
+  return answer !== undefined && answer.replaceableUntil > now ? answer : undefined;
 }
 
 export function cacheAnswer(key: string, answer: CachedAnswer, lifetimeMs: number): void {
   if (lifetimeMs <= 0) return;
   cached.delete(key);
   if (cached.size >= MOST_ANSWERS) cached.delete(cached.keys().next().value!);
-  cached.set(key, { ...answer, expiresAt: Date.now() + lifetimeMs });
+  const expiresAt = Date.now() + lifetimeMs;
+  cached.set(key, { ...answer, expiresAt, replaceableUntil: expiresAt + lifetimeMs });
 }
 
 /** Drops every cached answer carrying one of the tags: a write here changed what it shows. */

@@ -1,5 +1,5 @@
 import { config } from '../config.js';
-import { answerBeingRead, cacheAnswer, cachedAnswer, readingAnswer, type CachedAnswer } from './answer-cache.js';
+import { answerBeingRead, answerBeingReplaced, cacheAnswer, cachedAnswer, readingAnswer, type CachedAnswer } from './answer-cache.js';
 import { edgeCacheHeaders, type CacheTag } from './edge-cache.js';
 import { fieldNamesOf, type Schemas } from './endpoint-input.js';
 import { entityTagOf, ifNoneMatchNames } from './entity-tag.js';
@@ -33,11 +33,14 @@ export function cachedResponse(key: string, headers: Record<string, string>, ifN
 }
 
 /**
- * The answer another request of this instance is reading for `key`, once it is kept; undefined when
- * none is being read, or the one read is not kept.
+ * While another request of this instance is reading the answer for `key`: the answer it replaces,
+ * when that ran out no longer ago than its lifetime, or else the one being read, once it is kept.
+ * Undefined when none is being read, or the one read is not kept.
  */
 export async function sharedResponse(key: string, headers: Record<string, string>, ifNoneMatch: string | undefined): Promise<OutgoingResponse | undefined> {
-  const answer = await answerBeingRead(key);
+  const read = answerBeingRead(key);
+  if (read === undefined) return undefined;
+  const answer = answerBeingReplaced(key) ?? (await read);
   return answer && cacheableResponse(answer, headers, ifNoneMatch);
 }
 
