@@ -108,20 +108,12 @@ describe('answers kept by the instance', () => {
       await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Read when the kept answer ran out' });
       vi.setSystemTime(Date.now() + 61_000);
 
-      let meanwhile: ApiResponse[] = [];
-      let reader: Promise<ApiResponse> | undefined;
-      await server.db.transaction(async (tx) => {
-        await tx.execute(sql`lock table listings in access exclusive mode`);
-        const taken = server.requestsTaken();
-        reader = api.get(path());
-        await vi.waitFor(() => expect(server.requestsTaken()).toBe(taken + 1), { timeout: 10_000 });
-        // Answered while the listings are still held: none of them waits for the read.
-        meanwhile = await Promise.all(Array.from({ length: 3 }, () => api.get(path())));
-      });
-      for (const response of meanwhile) {
+      const { reader, meanwhile } = await askWhileHeld(3);
+      // Only the answer being replaced lacks the listing: none of them waited for the read.
+      for (const response of await meanwhile) {
         expect({ status: response.status, body: response.body, etag: response.headers.get('etag') }).toEqual({ status: 200, body: kept.body, etag: kept.headers.get('etag') });
       }
-      const read = await reader!;
+      const read = await reader;
       expect(titles(read)[0]).toBe('Read when the kept answer ran out');
       expect(titles(await api.get(path()))[0]).toBe('Read when the kept answer ran out');
     });
