@@ -20,6 +20,24 @@ beforeAll(async () => {
 
 const titles = (response: ApiResponse) => (response.body.data as Array<{ title: string }>).map((item) => item.title);
 
+/**
+ * Asks for `path` while the listings are held: one request starts reading its answer, then
+ * `others` arrive; none is answered before the hold ends.
+ */
+async function askWhileHeld(path: string, others: number): Promise<{ reader: Promise<ApiResponse>; meanwhile: Promise<ApiResponse[]> }> {
+  let asked: { reader: Promise<ApiResponse>; meanwhile: Promise<ApiResponse[]> } | undefined;
+  await server.db.transaction(async (tx) => {
+    await tx.execute(sql`lock table listings in access exclusive mode`);
+    const taken = server.requestsTaken();
+    const reader = api.get(path);
+    await vi.waitFor(() => expect(server.requestsTaken()).toBe(taken + 1), { timeout: 10_000 });
+    const meanwhile = Promise.all(Array.from({ length: others }, () => api.get(path)));
+    await vi.waitFor(() => expect(server.requestsTaken()).toBe(taken + 1 + others), { timeout: 10_000 });
+    asked = { reader, meanwhile };
+  });
+  return asked!;
+}
+
 describe('answers kept by the instance', () => {
   it('gives a public list again, with its validator, until a write through the API drops it', async () => {
     const first = await api.get('/api/public/listings');
@@ -65,15 +83,8 @@ describe('answers kept by the instance', () => {
 
   it('reads an answer asked by several requests at once only once, and gives it to each', async () => {
     const path = `/api/public/listings?limit=7&category=${encodeURIComponent(shop.category.displayName)}`;
-    let asked: Promise<ApiResponse[]> | undefined;
-    // The listings are held until the server has taken every request, so that all of them ask while the first one reads.
-    await server.db.transaction(async (tx) => {
-      await tx.execute(sql`lock table listings in access exclusive mode`);
-      const taken = server.requestsTaken();
-      asked = Promise.all(Array.from({ length: 6 }, () => api.get(path)));
-      await vi.waitFor(() => expect(server.requestsTaken()).toBe(taken + 6), { timeout: 10_000 });
-    });
-    const answers = await asked!;
+    const { reader, meanwhile } = await askWhileHeld(path, 5);
+    const answers = [await reader, ...(await meanwhile)];
     const plans = answers.map((response) => /plan;desc="([^"]+)"/.exec(response.headers.get('server-timing') ?? '')?.[1]);
     expect(plans.filter((plan) => plan !== 'cached-answer')).toEqual(['newest-index']);
     for (const response of answers) {
@@ -88,27 +99,12 @@ describe('answers kept by the instance', () => {
     beforeAll(() => vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true }));
     afterAll(() => vi.useRealTimers());
 
-    /** Asks for the list while the listings are held: one request starts reading its answer, then `others` arrive; none is answered before the hold ends. */
-    async function askWhileHeld(others: number): Promise<{ reader: Promise<ApiResponse>; meanwhile: Promise<ApiResponse[]> }> {
-      let asked: { reader: Promise<ApiResponse>; meanwhile: Promise<ApiResponse[]> } | undefined;
-      await server.db.transaction(async (tx) => {
-        await tx.execute(sql`lock table listings in access exclusive mode`);
-        const taken = server.requestsTaken();
-        const reader = api.get(path());
-        await vi.waitFor(() => expect(server.requestsTaken()).toBe(taken + 1), { timeout: 10_000 });
-        const meanwhile = Promise.all(Array.from({ length: others }, () => api.get(path())));
-        await vi.waitFor(() => expect(server.requestsTaken()).toBe(taken + 1 + others), { timeout: 10_000 });
-        asked = { reader, meanwhile };
-      });
-      return asked!;
-    }
-
     it('gives the requests arriving while one reads it again the answer it replaces, when that ran out no longer ago than its lifetime', async () => {
       const kept = await api.get(path());
       await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Read when the kept answer ran out' });
       vi.setSystemTime(Date.now() + 61_000);
 
-      const { reader, meanwhile } = await askWhileHeld(3);
+      const { reader, meanwhile } = await askWhileHeld(path(), 3);
       // Only the answer being replaced lacks the listing: none of them waited for the read.
       for (const response of await meanwhile) {
         expect({ status: response.status, body: response.body, etag: response.headers.get('etag') }).toEqual({ status: 200, body: kept.body, etag: kept.headers.get('etag') });
@@ -123,7 +119,7 @@ describe('answers kept by the instance', () => {
       await buildListing(server.db, { categoryId: shop.category.id, agentId: shop.agent.id, title: 'Read long after the kept answer ran out' });
       vi.setSystemTime(Date.now() + 121_000);
 
-      const { reader, meanwhile } = await askWhileHeld(2);
+      const { reader, meanwhile } = await askWhileHeld(path(), 2);
       for (const response of [await reader, ...(await meanwhile)]) expect(titles(response)[0]).toBe('Read long after the kept answer ran out');
     });
   });
