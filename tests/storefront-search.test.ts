@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SchemaRule } from '../lib/db/schema.js';
+import { listings, type SchemaRule } from '../lib/db/schema.js';
+import { COMMON_WORD_LISTINGS } from '../lib/storefront/word-expansion.js';
 import { buildCategory, buildListing, PHONE_RULES } from './support/catalog-factories.js';
 import { useTestServer } from './support/test-server.js';
 
@@ -199,6 +200,34 @@ describe('GET /api/public/suggest', () => {
     expect(later.body.data).toEqual([
       { text: 'Xperia 10 IV', kind: 'model', count: 1 },
       { text: 'Xperia 10 IV', kind: 'title', count: 1 },
+    ]);
+  });
+
+  it('puts the completions many listings carry first, and those as typed before those a typo away', async () => {
+    const marsupials = await buildCategory(server.db, { name: 'MARSUPIAL_PHONES', displayName: 'Marsupial Phones', schemaRules: PHONE_RULES });
+    const carried = (model: string, brand: string, count: number) =>
+      Array.from({ length: count }, () => ({ categoryId: marsupials.id, title: model, description: 'Pouch.', price: 100, attributes: { brand, model, storage: '128GB' } }));
+    // Nine models carried by as many listings as make a word common, one by one listing fewer, one by two.
+    await server.db.insert(listings).values([
+      ...Array.from({ length: 9 }, (_, index) => carried(`Quokka Q${index}`, 'Quokka', COMMON_WORD_LISTINGS)).flat(),
+      ...carried('Quokka Rare', 'Quokka', COMMON_WORD_LISTINGS - 1),
+      ...carried('Quoka Mini', 'Quoka', 2),
+    ]);
+    const suggested = async (text: string) => {
+      const response = await api.get(`/api/public/suggest?q=${encodeURIComponent(text)}`);
+      expect(response.status).toBe(200);
+      return response.body.data.map((item: { text: string; kind: string; count: number }) => `${item.kind}:${item.text}:${item.count}`);
+    };
+    const common = COMMON_WORD_LISTINGS;
+    const quokkas = 9 * common + common - 1;
+    expect(await suggested('quokka')).toEqual([`brand:Quokka:${quokkas}`, ...[0, 1, 2, 3, 4, 5, 6].map((index) => `model:Quokka Q${index}:${common}`)]);
+    expect(await suggested('quokka r')).toEqual([`model:Quokka Rare:${common - 1}`, `title:Quokka Rare:${common - 1}`]);
+    expect(await suggested('quoka')).toEqual([
+      'brand:Quoka:2',
+      'model:Quoka Mini:2',
+      'title:Quoka Mini:2',
+      `brand:Quokka:${quokkas}`,
+      ...[0, 1, 2, 3].map((index) => `model:Quokka Q${index}:${common}`),
     ]);
   });
 

@@ -3,6 +3,7 @@ import type { Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
 import { categories, listingTotals, searchTerms } from '../db/schema.js';
 import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, NEAREST_WORDS, queryWords } from './query-words.js';
+import { COMMON_WORD_LISTINGS } from './word-expansion.js';
 
 export type SuggestionKind = 'title' | 'brand' | 'model' | 'category';
 
@@ -24,24 +25,27 @@ function prefixDistance(prefix: string, word: string): number {
 }
 
 /**
- * What the last, unfinished word of `text` may be the start of: itself as typed, and the known
- * words whose start is a typo or two away from it (allowedTypos()), so `iphno` completes to iphone.
+ * The known words whose start is a typo or two away from `typed` (allowedTypos()), the last,
+ * unfinished word of a text, so `iphno` completes to iphone; `typed` itself is not among them.
  */
-async function completedWords(executor: Executor, typed: string): Promise<string[]> {
+async function nearlyTypedWords(executor: Executor, typed: string): Promise<string[]> {
   const folded = foldWord(typed);
-  if (allowedTypos(folded) === 0) return [typed];
+  if (allowedTypos(folded) === 0) return [];
   const rows = await queryRows<{ term: string }>(
     executor,
     sql`select ${searchTerms.term} as term from ${searchTerms} where ${searchTerms.kind} = 'word' order by ${searchTerms.term} <-> ${folded} limit ${NEAREST_WORDS}`,
   );
-  const near = rows.map((row) => row.term).filter((term) => prefixDistance(folded, foldWord(term)) <= allowedTypos(folded));
-  return [...new Set([typed, ...near])];
+  return rows.map((row) => row.term).filter((term) => term !== typed && prefixDistance(folded, foldWord(term)) <= allowedTypos(folded));
 }
 
-/** `column` (lower-cased text) has a word starting with one of `starts`. */
+/**
+ * `column` (lower-cased text) has a word starting with one of `starts`: a space and the start
+ * within `' ' || column`, one pattern for a first word and a later one, which the suggestion
+ * indexes serve (migration 0036).
+ */
 function hasWordStarting(column: SQL, starts: string[]): SQL {
   return sql.join(
-    starts.flatMap((start) => [sql`${column} like ${`${likeEscaped(start)}%`}`, sql`${column} like ${`% ${likeEscaped(start)}%`}`]),
+    starts.map((start) => sql`(' ' || ${column}) like ${`% ${likeEscaped(start)}%`}`),
     sql` or `,
   );
 }
@@ -62,36 +66,66 @@ function holdsEarlier(column: SQL, word: string): SQL {
 /** A word starts only with a letter or digit: a last word of punctuation alone starts none. */
 const startsAWord = (word: string) => /[\p{L}\p{N}]/u.test(word);
 
+/** A condition on a completion's lower-cased text. */
+type Completing = (column: SQL) => SQL;
+
+/**
+ * Which titles, brands and models completions are read among: those at least COMMON_WORD_LISTINGS
+ * available listings carry (`search_terms.common`, which a small index of its own serves), or all.
+ * Categories are read among either.
+ */
+type CompletionRows = 'common' | 'all';
+
+/** Up to `limit` completions meeting `completing` among `among`, those more listings carry first. */
+async function completions(executor: Executor, completing: Completing, among: CompletionRows, limit: number): Promise<Suggestion[]> {
+  const rows = await queryRows<{ kind: SuggestionKind; text: string; count: number | string }>(
+    executor,
+    sql`
+    select kind, text, listings as count from (
+      select known.kind, known.text, known.listings
+      from ${searchTerms} as known
+      where known.kind in ('title', 'brand', 'model') and ${among === 'common' ? sql`known.common` : sql`true`} and ${completing(sql`known.term`)}
+      union all
+      select 'category', category."displayName", totals.listings
+      from ${categories} as category
+      join ${listingTotals} as totals on totals."categoryId" = category.id and totals.status = 'AVAILABLE' and totals.listings > 0
+      where ${completing(sql`lower(category."displayName")`)}
+    ) as found
+    order by listings desc, kind, text
+    limit ${limit}`,
+  );
+  return rows.map((row) => ({ text: row.text, kind: row.kind, count: Number(row.count) }));
+}
+
+/**
+ * Up to `limit` completions meeting `completing`, those more listings carry first. The common ones
+ * are read first: when at least `limit` of them carry COMMON_WORD_LISTINGS listings or more, no
+ * other completion can come before those (`gal` begins the titles of 44,000 kinds of Galaxy at a
+ * million listings, and its most carried are among a few hundred common ones).
+ */
+async function mostCarried(executor: Executor, completing: Completing, limit: number): Promise<Suggestion[]> {
+  const common = await completions(executor, completing, 'common', limit);
+  if (common.length === limit && common.at(-1)!.count >= COMMON_WORD_LISTINGS) return common;
+  return completions(executor, completing, 'all', limit);
+}
+
 /**
  * Up to SUGGESTIONS titles, brands, models and categories of available listings that complete
  * `text`: its last word starts a word of theirs (typos allowed) and its other words appear in
- * them (see holdsEarlier()). Completions of the text as typed come first, then by how many
- * listings carry them. Titles, brands and models are read from search_terms; categories from the
- * kept totals.
+ * them (see holdsEarlier()). Completions of the text as typed come first, then those of a typo
+ * away; each by how many listings carry them. Titles, brands and models are read from
+ * search_terms; categories from the kept totals.
  */
 export async function findSuggestions(executor: Executor, text: string): Promise<Suggestion[]> {
   const words = queryWords(text);
   const last = words.at(-1) ?? '';
   if (!startsAWord(last)) return [];
   const earlier = words.slice(0, -1);
-  const starts = await completedWords(executor, last);
   const containsEarlier = (column: SQL) => sql.join([sql`true`, ...earlier.map((word) => holdsEarlier(column, word))], sql` and `);
-  const asTyped = (column: SQL) => hasWordStarting(column, [last]);
-  const rows = await queryRows<{ kind: SuggestionKind; text: string; count: number | string }>(
-    executor,
-    sql`
-    select kind, text, listings as count from (
-      select known.kind, known.text, known.listings, ${asTyped(sql`known.term`)} as typed
-      from ${searchTerms} as known
-      where known.kind in ('title', 'brand', 'model') and (${hasWordStarting(sql`known.term`, starts)}) and ${containsEarlier(sql`known.term`)}
-      union all
-      select 'category', category."displayName", totals.listings, ${asTyped(sql`lower(category."displayName")`)}
-      from ${categories} as category
-      join ${listingTotals} as totals on totals."categoryId" = category.id and totals.status = 'AVAILABLE' and totals.listings > 0
-      where (${hasWordStarting(sql`lower(category."displayName")`, starts)}) and ${containsEarlier(sql`lower(category."displayName")`)}
-    ) as found
-    order by typed desc, listings desc, kind, text
-    limit ${SUGGESTIONS}`,
-  );
-  return rows.map((row) => ({ text: row.text, kind: row.kind, count: Number(row.count) }));
+  const asTyped: Completing = (column) => sql`(${hasWordStarting(column, [last])}) and ${containsEarlier(column)}`;
+  const [typed, near] = await Promise.all([mostCarried(executor, asTyped, SUGGESTIONS), nearlyTypedWords(executor, last)]);
+  if (typed.length === SUGGESTIONS || near.length === 0) return typed;
+  const nearlyTyped: Completing = (column) =>
+    sql`(${hasWordStarting(column, near)}) and not (${hasWordStarting(column, [last])}) and ${containsEarlier(column)}`;
+  return [...typed, ...(await mostCarried(executor, nearlyTyped, SUGGESTIONS - typed.length))];
 }
