@@ -525,10 +525,10 @@ describe('counts read from kept totals at scale', () => {
 });
 
 describe('GET /api/public/filter-options at scale', () => {
-  /** How many available phones matching `where` carry each brand, lower-cased, and in all. */
+  /** How many available phones matching `where` (`o` their words) carry each brand, lower-cased, and in all. */
   async function brandsOfPhones(where: SQL): Promise<{ total: number; brands: Map<string, number> }> {
     const found = await rows<{ brand: string; count: number }>(sql`select lower(l.attributes ->> 'brand') as brand, count(*)::int as count
-      from listings l join categories c on c.id = l."categoryId"
+      from listings l join categories c on c.id = l."categoryId" join oracle_words o on o.id = l.id
       where ${available} and c.name = 'PHONES' and ${where} group by 1`);
     return { total: found.reduce((sum, row) => sum + row.count, 0), brands: new Map(found.map((row) => [row.brand, row.count])) };
   }
@@ -561,6 +561,21 @@ describe('GET /api/public/filter-options at scale', () => {
     }
     expect(answer.body.priceRange).toEqual((await rows(sql`select min(l.price)::float as min, max(l.price)::float as max
       from listings l join categories c on c.id = l."categoryId" where ${available} and c.name = 'PHONES' and l.price between 20000 and 20500`))[0]);
+  });
+
+  it('counts exactly the matches of rare words and model codes, which the kept counts say few listings hold', async () => {
+    const texts = shopperQueries(LISTINGS).filter(({ kind }) => kind === 'rare-word' || kind === 'model-code').map(({ q }) => q);
+    expect(texts.length).toBeGreaterThan(0);
+    for (const text of texts) {
+      const expected = await brandsOfPhones(await searched(text));
+      expect(expected.total).toBeLessThanOrEqual(COUNTED_LISTINGS);
+      const answer = await api.get(`/api/public/filter-options?category=Phones&q=${encodeURIComponent(text)}`);
+      expect(answer.status).toBe(200);
+      expect({ text, exact: answer.body.countsExact, total: answer.body.total }).toEqual({ text, exact: true, total: expected.total });
+      for (const [brand, count] of Object.entries(answer.body.data.brand.counts as Record<string, number>)) {
+        expect({ text, brand, count }).toEqual({ text, brand, count: expected.brands.get(brand.toLowerCase()) ?? 0 });
+      }
+    }
   });
 
   it('gives the price range of a broad word and of filters, and none when nothing matches', async () => {

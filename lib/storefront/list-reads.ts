@@ -99,16 +99,22 @@ function wordListingsAtMost(word: SearchWord, level: WordMatch): number | undefi
 
 /**
  * At most how many listings match the filters, their words at `level`: the fewest any word or
- * attribute value allows. It only steers how a list is read (whole or in windows), never what it
- * answers: an attribute's kept counts leave out values no filter names in practice (lists and
- * objects as text).
+ * attribute value allows (`attributes`, their kept counts). It only steers how a list is read
+ * (whole or in windows) and how a filter panel counts, never what either answers: an attribute's
+ * kept counts leave out values no filter names in practice (lists and objects as text).
  */
-function mostMatches(filters: PublicListingFilters, scope: SearchScope, level: WordMatch): number | undefined {
+function mostMatches(filters: PublicListingFilters, attributes: AttributeListings[], level: WordMatch): number | undefined {
   const bounds = [
     ...(filters.search?.words ?? []).map((word) => wordListingsAtMost(word, level)),
-    ...scope.attributes.map((held) => held.listings),
+    ...attributes.map((held) => held.listings),
   ].filter((bound) => bound !== undefined);
   return bounds.length === 0 ? undefined : Math.min(...bounds);
+}
+
+/** At most how many available listings match the filters, by the kept counts of their words and attribute values; undefined when they do not tell. */
+export async function matchesAtMost(executor: Executor, filters: PublicListingFilters): Promise<number | undefined> {
+  const attributes = filters.attributes.length > 0 ? await attributeListings(executor, filters.attributes, filters.categoryId ?? undefined) : [];
+  return mostMatches(filters, attributes, 'near');
 }
 
 /** About how many available listings match the filters, their words at `level`: each filter's share of the listings, multiplied. */
@@ -156,7 +162,7 @@ function documentSearchIn(filters: PublicListingFilters, scope: SearchScope, tie
     ...documentSearch,
     query,
     estimate: estimatedMatches(filters, scope, level),
-    most: mostMatches(filters, scope, level),
+    most: mostMatches(filters, scope.attributes, level),
     available: scope.everyListing,
     dayAfterNewest: scope.dayAfterNewest,
     pricesChecked: query === undefined && (scope.pricedShare ?? 0) >= MOST_LISTINGS,
