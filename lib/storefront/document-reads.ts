@@ -166,18 +166,36 @@ const selectSample: RowSelection<{ price: number; createdAt: string }> = (source
 type WindowAt = (share: number) => Promise<Window | undefined>;
 
 /**
+ * The prices of the newest PRICE_SAMPLE matches of a search, read once for both price orders (a
+ * filter panel asks the cheapest and the dearest match at once); undefined when they are all the
+ * matches, or when how far back in time they reach says the matches are at most WINDOWED_FROM.
+ */
+function newestSample(executor: Executor, search: DocumentSearch): Promise<number[] | undefined> {
+  let sampled = newestSamples.get(search);
+  if (sampled === undefined) newestSamples.set(search, (sampled = readNewestSample(executor, search)));
+  return sampled;
+}
+
+const newestSamples = new WeakMap<DocumentSearch, Promise<number[] | undefined>>();
+
+async function readNewestSample(executor: Executor, search: DocumentSearch): Promise<number[] | undefined> {
+  const sample = await documentPage(executor, search, 'newest', { offset: 0, limit: PRICE_SAMPLE }, selectSample);
+  if (sample.length < PRICE_SAMPLE) return undefined;
+  const reach = await newerShare(executor, sample.at(-1)!.createdAt);
+  if (reach !== undefined && reach > 0 && PRICE_SAMPLE / reach <= WINDOWED_FROM) return undefined;
+  return sample.map((row) => Number(row.price));
+}
+
+/**
  * The price windows, cheapest or dearest first, from the prices of the newest PRICE_SAMPLE
- * matches, read once: the spans of prices up to or from a sampled price, each listing's price
- * checked at the end span. None when the sample is all the matches, or too few to tell, or when
- * how far back in time it reaches says the matches are at most WINDOWED_FROM, which are read whole.
+ * matches (newestSample()): the spans of prices up to or from a sampled price, each listing's
+ * price checked at the end span. None when there is no such sample: the matches are read whole.
  */
 async function priceWindows(executor: Executor, search: DocumentSearch, order: 'price_asc' | 'price_desc'): Promise<WindowAt> {
   const none: WindowAt = async () => undefined;
-  const sample = await documentPage(executor, search, 'newest', { offset: 0, limit: PRICE_SAMPLE }, selectSample);
-  if (sample.length < PRICE_SAMPLE) return none;
-  const reach = await newerShare(executor, sample.at(-1)!.createdAt);
-  if (reach !== undefined && reach > 0 && PRICE_SAMPLE / reach <= WINDOWED_FROM) return none;
-  const prices = sample.map((row) => Number(row.price)).sort((a, b) => (order === 'price_asc' ? a - b : b - a));
+  const sampled = await newestSample(executor, search);
+  if (sampled === undefined) return none;
+  const prices = [...sampled].sort((a, b) => (order === 'price_asc' ? a - b : b - a));
   return async (share) => {
     const rank = Math.ceil(share * prices.length);
     if (rank >= prices.length) return undefined;
