@@ -65,9 +65,8 @@ function countsOf(rows: ValueRow[], scale = 1): FieldCounts {
 
 /**
  * The filter values of the row of `listings` joined in, as `offered(field, value)`. The function is
- * inlined, so it reads the attributes alone: a listing kept whole in a statement's rows (as these
- * counts once kept the matches) carries its search document out of storage, about 20 µs a
- * listing at a million listings.
+ * inlined, so it reads the attributes alone, where a listing kept whole in a statement's rows
+ * carries its search document out of storage: about 20 µs a listing at a million listings.
  */
 const filterValuesOf = sql`listing_filter_values(${listings}) as offered`;
 

@@ -100,8 +100,8 @@ async function completions(executor: Executor, completing: Completing, among: Co
 /**
  * Up to `limit` completions meeting `completing`, those more listings carry first. The common ones
  * are read first: when at least `limit` of them carry COMMON_WORD_LISTINGS listings or more, no
- * other completion can come before those (`gal` begins the titles of 44,000 kinds of Galaxy at a
- * million listings, and its most carried are among a few hundred common ones).
+ * other completion can come before those (`gal` starts 44,000 distinct titles at a million
+ * listings, every Galaxy, and its most carried are among a few hundred common ones).
  */
 async function mostCarried(executor: Executor, completing: Completing, limit: number): Promise<Suggestion[]> {
   const common = await completions(executor, completing, 'common', limit);
