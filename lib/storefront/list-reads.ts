@@ -65,13 +65,26 @@ interface SearchScope {
   dayAfterNewest: number;
 }
 
+/**
+ * The kept counts of the filters' attribute values (attributeListings()), read once for the
+ * filters of a request however many of its reads ask: a filter panel's counts and its price range.
+ */
+function keptAttributeCounts(executor: Executor, filters: PublicListingFilters): Promise<AttributeListings[]> {
+  if (filters.attributes.length === 0) return Promise.resolve([]);
+  let counts = attributeCounts.get(filters);
+  if (counts === undefined) attributeCounts.set(filters, (counts = attributeListings(executor, filters.attributes, filters.categoryId ?? undefined)));
+  return counts;
+}
+
+const attributeCounts = new WeakMap<PublicListingFilters, Promise<AttributeListings[]>>();
+
 async function searchScope(executor: Executor, filters: PublicListingFilters): Promise<SearchScope> {
   const priced = filters.priceMin !== undefined || filters.priceMax !== undefined;
   const categoryId = filters.categoryId ?? undefined;
   const [everyListing, inCategory, attributes, pricedShare, afterNewest] = await Promise.all([
     countListings(executor, { status: 'AVAILABLE' }),
     categoryId ? countListings(executor, { status: 'AVAILABLE', categoryId }) : undefined,
-    filters.attributes.length > 0 ? attributeListings(executor, filters.attributes, categoryId) : [],
+    keptAttributeCounts(executor, filters),
     priced ? priceShare(executor, filters.priceMin, filters.priceMax) : undefined,
     dayAfterNewest(executor),
   ]);
@@ -113,8 +126,7 @@ function mostMatches(filters: PublicListingFilters, attributes: AttributeListing
 
 /** At most how many available listings match the filters, by the kept counts of their words and attribute values; undefined when they do not tell. */
 export async function matchesAtMost(executor: Executor, filters: PublicListingFilters): Promise<number | undefined> {
-  const attributes = filters.attributes.length > 0 ? await attributeListings(executor, filters.attributes, filters.categoryId ?? undefined) : [];
-  return mostMatches(filters, attributes, 'near');
+  return mostMatches(filters, await keptAttributeCounts(executor, filters), 'near');
 }
 
 /** About how many available listings match the filters, their words at `level`: each filter's share of the listings, multiplied. */
