@@ -121,8 +121,8 @@ export const listings = pgTable(
     images: text('images').array().notNull().default(sql`'{}'::text[]`),
     attributes: jsonb('attributes').$type<ListingAttributes>().notNull().default({}),
     /**
-     * What the storefront's search finds a listing by (listing_search_document(), migrations 0030,
-     * 0032 and 0033): every word of its title, attribute values and description; their beginnings
+     * What the storefront's search finds a listing by (listing_search_document(), whose current
+     * text is migration 0037's): every word of its title, attribute values and description; their beginnings
      * of 3 to 5 characters marked `p:`; its title, brand and model words marked `t:`; its attribute
      * terms `a:name=value` and amenities `m:`; its category `c:<id>`; the spans of days holding its
      * creation `d:` and the spans of prices holding its price `v:`.

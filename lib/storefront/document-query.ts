@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { SearchWord, TextSearch } from './word-expansion.js';
 
 /**
- * Queries of the listings' search documents (listing_search_document(), migrations 0030, 0032 and
- * 0033), as tsquery text: the markers and the digest of long terms follow that function.
+ * Queries of the listings' search documents (listing_search_document(), whose current text is
+ * migration 0037's), as tsquery text: the markers and the digest of long terms follow that function.
  */
 
 /** A term of the document as its `tsquery` lexeme: quoted, so no character of it is syntax. */
