@@ -5,7 +5,7 @@ import type { MatchedTotal } from '../db/bounded-total.js';
 import type { Executor } from '../db/client.js';
 import { categories, listingTotals, listings, type ListingStatus } from '../db/schema.js';
 import { countListings } from '../db/kept-totals.js';
-import { pageOfListingDetails, type ListingDetailRow, type ListingRow } from '../listings/queries.js';
+import { listingColumns, pageOfListingDetails, type ListingDetailRow, type ListingRow } from '../listings/queries.js';
 import type { CommissionListingsQuery } from './schema.js';
 
 const listingsWithStatus = (status: ListingStatus) =>
@@ -92,6 +92,6 @@ export async function listCommissionListings(
 
 /** Sets or clears a listing's commission; null when there is no such listing. */
 export async function setCommissionPercent(executor: Executor, id: string, percent: number | null): Promise<ListingRow | null> {
-  const [row] = await executor.update(listings).set({ commissionPercent: percent }).where(eq(listings.id, id)).returning();
+  const [row] = await executor.update(listings).set({ commissionPercent: percent }).where(eq(listings.id, id)).returning(listingColumns);
   return row ?? null;
 }

@@ -10,7 +10,15 @@ import { newestFirstPage, type NewestFirstSearch } from './newest-first.js';
 import type { ListingListQuery } from './schema.js';
 import { textMatches } from './text-search.js';
 
-export type ListingRow = typeof listings.$inferSelect;
+/**
+ * A listing's columns but its search document, which only the database's search reads: it is the
+ * largest of them (about 1.5 kB a listing, five times its description), and every read of whole
+ * listings would carry it out of storage and over the wire for nothing.
+ */
+const { searchDocument: _searchDocument, ...columnsButSearchDocument } = getTableColumns(listings);
+export const listingColumns = columnsButSearchDocument;
+
+export type ListingRow = Omit<typeof listings.$inferSelect, 'searchDocument'>;
 /** A listing in the shop (out of the trash): its category is always set (the check of migration 0029). */
 export type ShopListingRow = ListingRow & { categoryId: string };
 
@@ -50,7 +58,7 @@ export interface AgentSummary {
 
 /** A listing with the summary of its category and agent, as every listing response carries them. */
 const listingDetailColumns = {
-  ...getTableColumns(listings),
+  ...listingColumns,
   /** Null only for a listing in the trash whose category was deleted since. */
   category: { id: categories.id, name: categories.name, displayName: categories.displayName, icon: categories.icon },
   agent: { id: users.id, name: users.name, phone: users.phone },
@@ -78,7 +86,7 @@ export async function findListingDetails(executor: Executor, id: string): Promis
 }
 
 export async function findListing(executor: Executor, id: string): Promise<ShopListingRow | undefined> {
-  const [row] = await executor.select().from(listings).where(and(eq(listings.id, id), notTrashed)).limit(1);
+  const [row] = await executor.select(listingColumns).from(listings).where(and(eq(listings.id, id), notTrashed)).limit(1);
   return row && inShop(row);
 }
 
@@ -111,13 +119,13 @@ export type ListingWithRules = NonNullable<Awaited<ReturnType<typeof findListing
  * writes to it queue up; one moved to the trash meanwhile is not found.
  */
 export async function lockListing(executor: Executor, id: string): Promise<ShopListingRow | undefined> {
-  const [row] = await executor.select().from(listings).where(and(eq(listings.id, id), notTrashed)).for('update').limit(1);
+  const [row] = await executor.select(listingColumns).from(listings).where(and(eq(listings.id, id), notTrashed)).for('update').limit(1);
   return row && inShop(row);
 }
 
 /** As lockListing(), in the trash or out of it: for the writes that move a listing in or out. */
 export async function lockListingInOrOutOfTrash(executor: Executor, id: string): Promise<ListingRow | undefined> {
-  const [row] = await executor.select().from(listings).where(eq(listings.id, id)).for('update').limit(1);
+  const [row] = await executor.select(listingColumns).from(listings).where(eq(listings.id, id)).for('update').limit(1);
   return row;
 }
 
@@ -261,13 +269,13 @@ export async function findAgentSummary(executor: Executor, id: string): Promise<
 }
 
 export async function insertListing(executor: Executor, values: NewListing & { categoryId: string }): Promise<ShopListingRow> {
-  const [row] = await executor.insert(listings).values(values).returning();
+  const [row] = await executor.insert(listings).values(values).returning(listingColumns);
   return inShop(row!);
 }
 
 /** Updates a listing in the shop (out of the trash). */
 export async function updateListingRow(executor: Executor, id: string, changes: ListingChanges): Promise<ShopListingRow | undefined> {
-  const [row] = await executor.update(listings).set(changes).where(and(eq(listings.id, id), notTrashed)).returning();
+  const [row] = await executor.update(listings).set(changes).where(and(eq(listings.id, id), notTrashed)).returning(listingColumns);
   return row && inShop(row);
 }
 

@@ -6,7 +6,7 @@ import type { Executor } from '../db/client.js';
 import { listings } from '../db/schema.js';
 import { listingUnedited } from '../db/unedited.js';
 import { offsetOf } from '../http/common-schemas.js';
-import { inShop, listingsMatching, selectListingDetails, type ListingDetailRow, type ListingRow, type ShopListingRow } from './queries.js';
+import { inShop, listingColumns, listingsMatching, selectListingDetails, type ListingDetailRow, type ListingRow, type ShopListingRow } from './queries.js';
 import type { ListingListQuery } from './schema.js';
 
 /** Moves a listing out of the shop into the trash, now by the database's clock; undefined when it is not in the shop. */
@@ -15,7 +15,7 @@ export async function moveListingToTrash(executor: Executor, id: string): Promis
     .update(listings)
     .set({ deletedAt: sql`now()`, ...listingUnedited })
     .where(and(eq(listings.id, id), isNull(listings.deletedAt)))
-    .returning();
+    .returning(listingColumns);
   return row;
 }
 
@@ -28,7 +28,7 @@ export async function bringBackFromTrash(executor: Executor, id: string): Promis
     .update(listings)
     .set({ deletedAt: null, ...listingUnedited })
     .where(and(eq(listings.id, id), isNotNull(listings.deletedAt)))
-    .returning();
+    .returning(listingColumns);
   return row && inShop(row);
 }
 
@@ -67,5 +67,5 @@ export async function deleteExpiredTrash(executor: Executor, retentionDays: numb
     .orderBy(listings.deletedAt)
     .limit(limit)
     .for('update', { skipLocked: true });
-  return executor.delete(listings).where(inArray(listings.id, expired)).returning();
+  return executor.delete(listings).where(inArray(listings.id, expired)).returning(listingColumns);
 }

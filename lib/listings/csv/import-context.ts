@@ -3,7 +3,7 @@ import { asc } from 'drizzle-orm/sql/expressions/select';
 import { listCategories, type CategoryRow } from '../../categories/queries.js';
 import type { Executor } from '../../db/client.js';
 import { listings, users } from '../../db/schema.js';
-import type { ListingRow } from '../queries.js';
+import { listingColumns, type ListingRow } from '../queries.js';
 
 /** What the rows of an import are checked against, read set-wise: a few statements whatever the number of rows. */
 export interface ImportContext {
@@ -31,7 +31,7 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 
 async function namedListings(executor: Executor, ids: readonly string[], lock: boolean): Promise<ListingRow[]> {
   if (ids.length === 0) return [];
-  const named = executor.select().from(listings).where(inArray(listings.id, [...ids])).orderBy(asc(listings.id));
+  const named = executor.select(listingColumns).from(listings).where(inArray(listings.id, [...ids])).orderBy(asc(listings.id));
   return lock ? named.for('update') : named;
 }
 
