@@ -1,5 +1,5 @@
 import { and, sql, type SQL } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { config } from '../lib/config.js';
 import { EXACT_TOTAL_LIMIT } from '../lib/db/bounded-total.js';
 import { connect, type Database } from '../lib/db/client.js';
@@ -28,6 +28,10 @@ import { useTestServer } from './support/test-server.js';
  */
 const LISTINGS = 20_000;
 const TRASHED = 200;
+
+// Each test reads many lists and their straightforward statements over the 20,000 listings: on the
+// embedded database beside other suites on two cores, 15-30 s each.
+vi.setConfig({ testTimeout: 120_000 });
 
 const server = useTestServer();
 const api = server.api;
