@@ -1,7 +1,8 @@
 -- A listing's search document, computed for every write and every row of a bulk load, gives the same
--- terms as before at about half the cost. It was a SQL function around a PL/pgSQL one and a SQL
--- function with a FROM clause, and the database parsed and planned those, and the amenities' SQL
--- function, for every listing: a quarter of the time. Each word's beginnings came from a
+-- terms as before at about half the cost. Its PL/pgSQL function called listing_amenities(), a SQL
+-- function the planner cannot inline, for every listing, and the database parsed and planned that
+-- function anew each time: a quarter of the time. listing_order_terms(), a SQL function with a FROM
+-- clause, ran through the function executor as well. Each word's beginnings came from a
 -- set-returning function per word, each materialized on its own, and the test for numbers ran on
 -- words too short to have a beginning. Now:
 -- - one PL/pgSQL function, whose statements are planned once per connection;

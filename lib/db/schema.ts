@@ -122,10 +122,10 @@ export const listings = pgTable(
     attributes: jsonb('attributes').$type<ListingAttributes>().notNull().default({}),
     /**
      * What the storefront's search finds a listing by (listing_search_document(), whose current
-     * text is migration 0037's): every word of its title, attribute values and description; their beginnings
-     * of 3 to 5 characters marked `p:`; its title, brand and model words marked `t:`; its attribute
-     * terms `a:name=value` and amenities `m:`; its category `c:<id>`; the spans of days holding its
-     * creation `d:` and the spans of prices holding its price `v:`.
+     * text is migration 0037's): every word of its title, attribute values and description; their
+     * beginnings of 3 to 5 characters marked `p:`; its title, brand and model words marked `t:`;
+     * its attribute terms `a:name=value` and amenities `m:`; its category `c:<id>`; the spans of
+     * days holding its creation `d:` and the spans of prices holding its price `v:`.
      * One GIN index over it serves every storefront filter and both orders' windows.
      */
     searchDocument: tsvector('searchDocument')

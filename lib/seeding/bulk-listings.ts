@@ -34,7 +34,8 @@ export async function ensureSeedAgents(db: Database, count: number, passwordHash
 /** Rows per insert. */
 const BATCH_SIZE = 1500;
 
-const listingColumns = getTableColumns(listings);
+/** The listings' columns by the names of a generated listing's fields. */
+const columnsByField = getTableColumns(listings);
 
 /**
  * Inserts a batch of listings in one statement whose rows travel as one JSON array, read with the
@@ -42,7 +43,7 @@ const listingColumns = getTableColumns(listings);
  * the seeder about three times as long to build as generating the rows.
  */
 async function insertBatch(db: Executor, batch: readonly NewListing[]): Promise<void> {
-  const names = Object.keys(batch[0]!).map((field) => sql.identifier(listingColumns[field as keyof typeof listingColumns].name));
+  const names = Object.keys(batch[0]!).map((field) => sql.identifier(columnsByField[field as keyof typeof columnsByField].name));
   const columns = sql.join(names, sql`, `);
   await db.execute(sql`insert into ${listings} (${columns}) select ${columns} from json_populate_recordset(null::${listings}, ${JSON.stringify(batch)}::json)`);
 }
