@@ -2,8 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../lib/db/query-rows.js';
 import { anyTermOf } from '../lib/storefront/document-query.js';
-import { daySpans, priceSpans } from '../lib/storefront/order-spans.js';
-import { priceShare } from '../lib/storefront/price-share.js';
+import { daySpans, priceSpans, type PriceShares } from '../lib/storefront/order-spans.js';
+import { catalogueShares, shareOfRange } from '../lib/storefront/price-share.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { useTestServer } from './support/test-server.js';
 
@@ -45,17 +45,37 @@ describe('the spans of creation days and prices the search index holds', () => {
     expect(await matched(spans, (index) => at(['2026-11-26T23:59:59.999Z', '2026-11-27T00:00:00Z', '2026-11-27T23:59:59.999Z', '2026-11-28T00:00:00Z'][index]!), [0, 1, 2, 3])).toEqual([1, 2]);
   });
 
-  it('covers every price of a range, whatever its digits', async () => {
+  it('covers every price of a range, whatever its digits and however many listings lie beyond it', async () => {
     const priced = (price: number) => sql`listing_order_terms(now(), ${price}::numeric)`;
     const bounds = [undefined, 0, 0.5, 9, 10, 19.99, 100, 1000, 1250, 1299.99, 1300, 50_000, 9999999999.99];
-    for (const min of bounds) {
-      for (const max of bounds) {
-        if (min !== undefined && max !== undefined && max < min) continue;
-        const inRange = EDGE_PRICES.filter((price) => (min === undefined || price >= min) && (max === undefined || price <= max));
-        const found = await matched(anyTermOf(priceSpans(min, max)), priced, EDGE_PRICES);
-        expect(found, `prices ${min} to ${max}`).toEqual(expect.arrayContaining(inRange));
+    const beyonds: Array<[string, PriceShares | undefined]> = [
+      ['nothing known', undefined],
+      ['none beyond', () => 0],
+      ['a share a birr', (from, to) => Math.min(1, (to - from) / 2_000)],
+    ];
+    for (const [known, beyond] of beyonds) {
+      for (const min of bounds) {
+        for (const max of bounds) {
+          if (min !== undefined && max !== undefined && max < min) continue;
+          const inRange = EDGE_PRICES.filter((price) => (min === undefined || price >= min) && (max === undefined || price <= max));
+          const found = await matched(anyTermOf(priceSpans(min, max, beyond)), priced, EDGE_PRICES);
+          expect(found, `prices ${min} to ${max}, ${known}`).toEqual(expect.arrayContaining(inRange));
+        }
       }
     }
+  });
+
+  it('covers a range with fewer spans where few listings lie beyond its ends', () => {
+    const exact = priceSpans(20_253, undefined);
+    expect(exact).toContain('v:5:20');
+    expect(exact).toContain('v:5:9');
+    expect(priceSpans(20_253, undefined, () => 0)).toEqual(['v:5', 'v:6', 'v:7', 'v:8', 'v:9', 'v:10']);
+    // Most listings lie from 10,000 to 19,999 and few from 20,000 to 20,252: v:5:2 but not v:5.
+    const sampled = (from: number, to: number) => (from <= 19_999 && to >= 10_000 ? 0.5 : 0);
+    expect(priceSpans(20_253, undefined, sampled)).toEqual(['v:5:2', 'v:5:3', 'v:5:4', 'v:5:5', 'v:5:6', 'v:5:7', 'v:5:8', 'v:5:9', 'v:6', 'v:7', 'v:8', 'v:9', 'v:10']);
+    // Listings spread evenly up to 100,000 birr: 1,901 to 1,999 hold few of them, 2,000 to 9,999 many.
+    const even = (from: number, to: number) => Math.max(0, Math.min(to, 100_000) - from) / 100_000;
+    expect(priceSpans(0, 1_900, even)).toEqual(['v:1', 'v:2', 'v:3', 'v:4:1']);
   });
 
   it('names no span for a range no price can lie in', () => {
@@ -100,7 +120,7 @@ describe('price filters of the storefront at the edges of the price spans', () =
     await server.db.execute(sql`analyze listings`);
     for (const [min, max] of [[0, undefined], [0.01, 9999999999.99], [undefined, 123456.78], [1, 999999]] as const) {
       // The statistics say the range holds most listings: its prices are checked on the rows, not read as spans.
-      expect(await priceShare(server.db, min, max), `share of ${min} to ${max}`).toBeGreaterThanOrEqual(0.5);
+      expect(shareOfRange((await catalogueShares(server.db))!, min, max), `share of ${min} to ${max}`).toBeGreaterThanOrEqual(0.5);
       const query = new URLSearchParams({ limit: '100', page: '1' });
       if (min !== undefined) query.set('priceMin', String(min));
       if (max !== undefined) query.set('priceMax', String(max));

@@ -11,7 +11,8 @@ import { allOf, filtersQuery, searchQuery, type WordMatch } from './document-que
 import type { SearchWord } from './word-expansion.js';
 import { dayAfterNewest, documentPage, documentTotal, orderOf, type CountedNone, type DocumentOrder, type DocumentSearch } from './document-reads.js';
 import { attributeTermsOf, categoryNamed, documentSearchOf, publicPageRows, publicSearch, type PublicListingFilters, type PublicListingPageRow } from './queries.js';
-import { priceShare } from './price-share.js';
+import { catalogueShares, shareOfRange } from './price-share.js';
+import type { PriceShares } from './order-spans.js';
 import { attributeListings, type AttributeListings } from './attribute-listings.js';
 import { offsetOf, planStorefrontRead, SERVED_RESULTS, type StorefrontReadPlan, type StorefrontReadPlanName, type StorefrontReadRequest } from './read-plan.js';
 
@@ -53,14 +54,15 @@ const ASSUMED_SHARE = 0.1;
 /**
  * What every read of one search shares, read once per request: how many available listings there
  * are and how many of them the category holds (undefined without one), by the kept totals; how
- * many of those hold each attribute filter's value, by its kept counts; about what share of the
- * listings the price range holds, by the price column's statistics (undefined without a range, or
- * before there are statistics); and the day after the newest listing's.
+ * many of those hold each attribute filter's value, by its kept counts; the share of the listings
+ * priced within a stretch, by the price column's statistics, and so the price range's (undefined
+ * without a range, or before there are statistics); and the day after the newest listing's.
  */
 interface SearchScope {
   everyListing: number;
   inScope: number;
   attributes: AttributeListings[];
+  catalogue?: PriceShares;
   pricedShare?: number;
   dayAfterNewest: number;
 }
@@ -81,14 +83,15 @@ const attributeCounts = new WeakMap<PublicListingFilters, Promise<AttributeListi
 async function searchScope(executor: Executor, filters: PublicListingFilters): Promise<SearchScope> {
   const priced = filters.priceMin !== undefined || filters.priceMax !== undefined;
   const categoryId = filters.categoryId ?? undefined;
-  const [everyListing, inCategory, attributes, pricedShare, afterNewest] = await Promise.all([
+  const [everyListing, inCategory, attributes, catalogue, afterNewest] = await Promise.all([
     countListings(executor, { status: 'AVAILABLE' }),
     categoryId ? countListings(executor, { status: 'AVAILABLE', categoryId }) : undefined,
     keptAttributeCounts(executor, filters),
-    priced ? priceShare(executor, filters.priceMin, filters.priceMax) : undefined,
+    priced ? catalogueShares(executor) : undefined,
     dayAfterNewest(executor),
   ]);
-  return { everyListing, inScope: inCategory ?? everyListing, attributes, pricedShare, dayAfterNewest: afterNewest };
+  const pricedShare = catalogue === undefined ? undefined : shareOfRange(catalogue, filters.priceMin, filters.priceMax);
+  return { everyListing, inScope: inCategory ?? everyListing, attributes, catalogue, pricedShare, dayAfterNewest: afterNewest };
 }
 
 /** About how many listings hold a word at `level` (see WordMatch), by the kept counts. */
@@ -178,6 +181,7 @@ function documentSearchIn(filters: PublicListingFilters, scope: SearchScope, tie
     available: scope.everyListing,
     dayAfterNewest: scope.dayAfterNewest,
     pricesChecked: query === undefined && (scope.pricedShare ?? 0) >= MOST_LISTINGS,
+    catalogue: scope.catalogue,
   };
 }
 
