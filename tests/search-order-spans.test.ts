@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../lib/db/query-rows.js';
 import { anyTermOf } from '../lib/storefront/document-query.js';
-import { daySpans, priceSpans, type PriceShares } from '../lib/storefront/order-spans.js';
+import { daySpans, daySpansFrom, priceSpans, type PriceShares } from '../lib/storefront/order-spans.js';
 import { catalogueShares, shareOfRange } from '../lib/storefront/price-share.js';
 import { buildCategory, buildListing } from './support/catalog-factories.js';
 import { useTestServer } from './support/test-server.js';
@@ -36,6 +36,23 @@ describe('the spans of creation days and prices the search index holds', () => {
         expect(await matched(anyTermOf(daySpans(from, until)), created, EDGE_DAYS), `days ${from} to ${until}`).toEqual(expected);
       }
     }
+  });
+
+  it('covers every day from a day on with fewer spans, reaching past the newest day', async () => {
+    const created = (day: number) => sql`listing_order_terms(${new Date(day * MS_PER_DAY + 43_200_000).toISOString()}::timestamptz, 1)`;
+    for (const from of [-256, -5, 0, 1, 4, 15, 16, 255, 20_480]) {
+      for (const until of [from + 1, from + 3, from + 16, from + 300, 20_801]) {
+        if (until <= from) continue;
+        const spans = daySpansFrom(from, until);
+        const found = await matched(anyTermOf(spans), created, EDGE_DAYS);
+        const label = `days from ${from}, newest ${until - 1}`;
+        expect(found, label).toEqual(expect.arrayContaining(EDGE_DAYS.filter((day) => day >= from && day < until)));
+        expect(found.filter((day) => day < from), label).toEqual([]);
+        expect(spans.length, label).toBeLessThanOrEqual(daySpans(from, until).length);
+      }
+    }
+    expect(daySpans(20_775, 20_786)).toHaveLength(5);
+    expect(daySpansFrom(20_775, 20_786)).toEqual(['d:0:20775', 'd:1:5194', 'd:1:5195', 'd:1:5196']);
   });
 
   it('counts a day from midnight UTC, as the spans of a moment just before and after it say', async () => {

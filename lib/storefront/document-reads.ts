@@ -7,7 +7,7 @@ import { queryRows } from '../db/query-rows.js';
 import { listings } from '../db/schema.js';
 import { throughBitmapScans, type ListingOrder, type RowSelection } from '../listings/newest-first.js';
 import { allOf, anyTermOf } from './document-query.js';
-import { daySpans, MS_PER_DAY, priceSpans, type PriceShares } from './order-spans.js';
+import { daySpans, daySpansFrom, MS_PER_DAY, priceSpans, type PriceShares } from './order-spans.js';
 import { catalogueShares, sampledShares, shareOfRange } from './price-share.js';
 
 /**
@@ -190,9 +190,12 @@ export async function dayAfterNewest(executor: Executor): Promise<number> {
   return row?.day ?? 0;
 }
 
-/** The listings created from day `from` up to, not including, day `until`, as a window. */
-function daysWindow(from: number, until: number): Window | undefined {
-  const spans = daySpans(from, until);
+/**
+ * The listings created from day `from` up to, not including, day `until`, as a window; when
+ * `until` is the day after the newest listing's, every listing from `from` on, as the fewest spans.
+ */
+function daysWindow(from: number, until: number, reachesNewest: boolean): Window | undefined {
+  const spans = reachesNewest ? daySpansFrom(from, until) : daySpans(from, until);
   return spans.length === 0 ? undefined : { days: anyTermOf(spans) };
 }
 
@@ -270,7 +273,7 @@ async function priceWindows(executor: Executor, search: DocumentSearch, order: '
 function newestWindows(executor: Executor, until: number): WindowAt {
   return async (share) => {
     const from = await newestBound(executor, share);
-    return from === undefined ? undefined : daysWindow(from, until);
+    return from === undefined ? undefined : daysWindow(from, until, true);
   };
 }
 
@@ -348,7 +351,7 @@ export async function documentTotal(executor: Executor, search: DocumentSearch):
   for (let share = (WINDOW_ROOM * EXACT_TOTAL_LIMIT) / Math.max(search.estimate, 1); slicePays(search, share); share *= WINDOW_GROWTH) {
     const from = await newestBound(executor, share);
     if (from === undefined) break;
-    const slice = daysWindow(from, newer);
+    const slice = daysWindow(from, newer, newer === afterNewest);
     if (slice !== undefined) counted += (await countWithin(slice, EXACT_TOTAL_LIMIT - counted)).total;
     if (counted >= EXACT_TOTAL_LIMIT) return cappedTotal(counted);
     newer = Math.min(newer, from);

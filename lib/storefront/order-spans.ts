@@ -31,6 +31,21 @@ export function daySpans(from: number, until: number): string[] {
 }
 
 /**
+ * The spans covering every day from `from` on, up to at least `until`, after which no listing was
+ * created yet: the fewest, reaching past `until` where that saves spans. The newest 10 days up to
+ * a day that is not a span's last are five spans exactly, and four reaching a few days further.
+ */
+export function daySpansFrom(from: number, until: number): string[] {
+  if (until <= from) return [];
+  let fewest = daySpans(from, until);
+  for (let level = 1; level <= TOP_DAY_LEVEL; level += 1) {
+    const spans = daySpans(from, Math.ceil(until / width(level)) * width(level));
+    if (spans.length < fewest.length) fewest = spans;
+  }
+  return fewest;
+}
+
+/**
  * The share of a read's listings priced from `from` to `to`, both included: what the spans at a
  * price range's ends would hold beyond it.
  */
