@@ -138,17 +138,20 @@ describe('price filters of the storefront at the edges of the price spans', () =
     for (const [min, max] of [[0, undefined], [0.01, 9999999999.99], [undefined, 123456.78], [1, 999999]] as const) {
       // The statistics say the range holds most listings: its prices are checked on the rows, not read as spans.
       expect(shareOfRange((await catalogueShares(server.db))!, min, max), `share of ${min} to ${max}`).toBeGreaterThanOrEqual(0.5);
-      const query = new URLSearchParams({ limit: '100', page: '1' });
-      if (min !== undefined) query.set('priceMin', String(min));
-      if (max !== undefined) query.set('priceMax', String(max));
       const inRange = sql`status = 'AVAILABLE' and "deletedAt" is null and (${min ?? null}::numeric is null or price >= ${min ?? null}::numeric) and (${max ?? null}::numeric is null or price <= ${max ?? null}::numeric)`;
-      for (const [sort, order] of [['newest', sql`"createdAt" desc, id desc`], ['price_asc', sql`price, "createdAt" desc, id desc`], ['price_desc', sql`price desc, "createdAt" desc, id desc`]] as const) {
-        const expected = await queryRows<{ id: string }>(server.db, sql`select id from listings where ${inRange} order by ${order} limit 100`);
-        const [counted] = await queryRows<{ total: number }>(server.db, sql`select count(*)::int as total from listings where ${inRange}`);
-        const response = await api.get(`/api/public/listings?${query}&sort=${sort}`);
-        expect(response.status).toBe(200);
-        expect((response.body.data as Array<{ id: string }>).map((item) => item.id), `${query} ${sort}`).toEqual(expected.map((row) => row.id));
-        expect(response.body.pagination.total, `${query} ${sort}`).toBe(counted!.total);
+      // The first page, and a later one: newest first, it is read in the order of the status's index as far as the page.
+      for (const [limit, page] of [[100, 1], [5, 3]] as const) {
+        const query = new URLSearchParams({ limit: String(limit), page: String(page) });
+        if (min !== undefined) query.set('priceMin', String(min));
+        if (max !== undefined) query.set('priceMax', String(max));
+        for (const [sort, order] of [['newest', sql`"createdAt" desc, id desc`], ['price_asc', sql`price, "createdAt" desc, id desc`], ['price_desc', sql`price desc, "createdAt" desc, id desc`]] as const) {
+          const expected = await queryRows<{ id: string }>(server.db, sql`select id from listings where ${inRange} order by ${order} limit ${limit} offset ${(page - 1) * limit}`);
+          const [counted] = await queryRows<{ total: number }>(server.db, sql`select count(*)::int as total from listings where ${inRange}`);
+          const response = await api.get(`/api/public/listings?${query}&sort=${sort}`);
+          expect(response.status).toBe(200);
+          expect((response.body.data as Array<{ id: string }>).map((item) => item.id), `${query} ${sort}`).toEqual(expected.map((row) => row.id));
+          expect(response.body.pagination.total, `${query} ${sort}`).toBe(counted!.total);
+        }
       }
     }
   });

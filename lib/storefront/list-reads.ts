@@ -9,7 +9,7 @@ import { notTrashed } from '../listings/queries.js';
 import { DEFERRED_FROM } from '../listings/read-tuning.js';
 import { allOf, filtersQuery, searchQuery, type WordMatch } from './document-query.js';
 import type { SearchWord } from './word-expansion.js';
-import { dayAfterNewest, documentPage, documentTotal, orderOf, type CountedNone, type DocumentOrder, type DocumentSearch } from './document-reads.js';
+import { dayAfterNewest, documentMatches, documentPage, documentTotal, orderOf, type CountedNone, type DocumentOrder, type DocumentSearch } from './document-reads.js';
 import { attributeTermsOf, categoryNamed, documentSearchOf, publicPageRows, publicSearch, type PublicListingFilters, type PublicListingPageRow } from './queries.js';
 import { catalogueShares, shareOfRange } from './price-share.js';
 import type { PriceShares } from './order-spans.js';
@@ -309,6 +309,14 @@ const executors: Executors = {
     const { executor, request, search } = context;
     const scope = await searchScope(executor, request.filters);
     const documentSearch = documentSearchIn(request.filters, scope);
+    // A price range holding most listings, filtering alone, is checked on each listing: newest
+    // first, the listings are read in the order of the status's newest-first index as far as the
+    // page, at most about twice as many as it needs (`priceMin=1&priceMax=999999`, page 199 at a
+    // million listings: 115 ms through windows of the search index, 70 ms so, most of it the count).
+    if (plan.order === 'newest' && documentSearch.pricesChecked) {
+      const checked = { ...search, checked: documentMatches(documentSearch), counted: false };
+      return withSearchTotal(context, scope, async () => (await newestFirstPage(executor, checked, publicPageRows)).rows);
+    }
     return withSearchTotal(context, scope, (countedNone) => documentPage(executor, documentSearch, plan.order, search, publicPageRows, countedNone));
   },
   'relevance-tiers': async (_plan, context) => {
