@@ -9,6 +9,7 @@ import { throughBitmapScans, type ListingOrder, type RowSelection } from '../lis
 import { allOf, anyTermOf } from './document-query.js';
 import { daySpans, daySpansFrom, MS_PER_DAY, priceSpans, type PriceShares } from './order-spans.js';
 import { catalogueShares, sampledShares, shareOfRange } from './price-share.js';
+import { readOncePer } from './read-once.js';
 
 /**
  * Reads of the available listings matching a storefront search through their one search index
@@ -221,25 +222,13 @@ type WindowAt = (share: number) => Promise<Window | undefined>;
  * filter panel asks the cheapest and the dearest match at once); undefined when they are all the
  * matches, or when how far back in time they reach says the matches are at most WINDOWED_FROM.
  */
-function newestSample(executor: Executor, search: DocumentSearch): Promise<number[] | undefined> {
-  let sampled = newestSamples.get(search);
-  if (sampled === undefined) newestSamples.set(search, (sampled = readNewestSample(executor, search)));
-  return sampled;
-}
-
-const newestSamples = new WeakMap<DocumentSearch, Promise<number[] | undefined>>();
+const newestSample = readOncePer(readNewestSample);
 
 /**
  * The price column's statistics (catalogueShares()) for a search without a price range, which
  * did not read them: read only for price windows, once for both price orders.
  */
-function catalogueOf(executor: Executor, search: DocumentSearch): Promise<PriceShares | undefined> {
-  let read = catalogues.get(search);
-  if (read === undefined) catalogues.set(search, (read = catalogueShares(executor)));
-  return read;
-}
-
-const catalogues = new WeakMap<DocumentSearch, Promise<PriceShares | undefined>>();
+const catalogueOf = readOncePer((executor: Executor, _search: DocumentSearch) => catalogueShares(executor));
 
 async function readNewestSample(executor: Executor, search: DocumentSearch): Promise<number[] | undefined> {
   const sample = await documentPage(executor, search, 'newest', { offset: 0, limit: PRICE_SAMPLE }, selectSample);

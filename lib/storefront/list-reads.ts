@@ -14,6 +14,7 @@ import { attributeTermsOf, categoryNamed, documentSearchOf, publicPageRows, publ
 import { catalogueShares, shareOfRange } from './price-share.js';
 import type { PriceShares } from './order-spans.js';
 import { attributeListings, type AttributeListings } from './attribute-listings.js';
+import { readOncePer } from './read-once.js';
 import { offsetOf, planStorefrontRead, SERVED_RESULTS, type StorefrontReadPlan, type StorefrontReadPlanName, type StorefrontReadRequest } from './read-plan.js';
 
 interface PageRead<Row> {
@@ -71,14 +72,9 @@ interface SearchScope {
  * The kept counts of the filters' attribute values (attributeListings()), read once for the
  * filters of a request however many of its reads ask: a filter panel's counts and its price range.
  */
-function keptAttributeCounts(executor: Executor, filters: PublicListingFilters): Promise<AttributeListings[]> {
-  if (filters.attributes.length === 0) return Promise.resolve([]);
-  let counts = attributeCounts.get(filters);
-  if (counts === undefined) attributeCounts.set(filters, (counts = attributeListings(executor, filters.attributes, filters.categoryId ?? undefined)));
-  return counts;
-}
-
-const attributeCounts = new WeakMap<PublicListingFilters, Promise<AttributeListings[]>>();
+const keptAttributeCounts = readOncePer(async (executor: Executor, filters: PublicListingFilters): Promise<AttributeListings[]> =>
+  filters.attributes.length === 0 ? [] : attributeListings(executor, filters.attributes, filters.categoryId ?? undefined),
+);
 
 async function searchScope(executor: Executor, filters: PublicListingFilters): Promise<SearchScope> {
   const priced = filters.priceMin !== undefined || filters.priceMax !== undefined;
