@@ -6,9 +6,9 @@ import { reportFailure } from '../lib/cli/failure.js';
 import { prepareDatabase } from '../lib/cli/prepare-database.js';
 import { progressBar } from '../lib/cli/progress.js';
 import { config } from '../lib/config.js';
-import { connect, type Connection, type Transaction } from '../lib/db/client.js';
-import { withDerivedDataDeferred } from '../lib/listings/derived-data.js';
-import { ensureSeedAgents, insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
+import { connect, type Connection, type Executor } from '../lib/db/client.js';
+import { bulkLoadConnections, withDerivedDataSetAside } from '../lib/listings/derived-data.js';
+import { ensureDefaultCategories, ensureSeedAgents, insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
 
 /** From this many listings on, the GIN indexes and statistics are rebuilt after the load instead of kept up row by row. */
 const LARGE_LOAD = 20_000;
@@ -42,10 +42,12 @@ async function main(): Promise<void> {
   connection = await connect(config(), undefined, 'maintenance');
   const { db } = connection;
   const agentIds = await ensureSeedAgents(db, agentCount, await hashPassword('seed-agent-password'));
+  // Made and committed before the load, whose transactions would not see them otherwise.
+  await ensureDefaultCategories(db);
   const startedAt = performance.now();
   const interactive = process.stderr.isTTY;
-  const load = (tx: Transaction) =>
-    insertGeneratedListings(tx, {
+  const load = (transactions: Executor[]) =>
+    insertGeneratedListings(transactions, {
       total,
       seed,
       agentIds,
@@ -55,9 +57,11 @@ async function main(): Promise<void> {
         else if (done === total || done % 50_000 < 1500) process.stderr.write(`${line}\n`);
       },
     });
-  // One transaction: a seed stopped at any point (a kill, a full disk) leaves the database as it
-  // was, never without its indexes or with its triggers off, as a bulk load keeps them meanwhile.
-  await db.transaction((tx) => (total >= LARGE_LOAD ? withDerivedDataDeferred(tx, () => load(tx), (line) => console.error(line)) : load(tx)));
+  // A large load runs over a connection per core, its indexes and triggers set aside meanwhile: a
+  // seed stopped at any point (a kill, a full disk) is finished by the next command or server
+  // start, which builds them again. A small one is one transaction, with them in place.
+  if (total >= LARGE_LOAD) await withDerivedDataSetAside(db, bulkLoadConnections(config()), load, (line) => console.error(line));
+  else await db.transaction((tx) => load([tx]));
   // Index-only reads of the listings' indexes need their pages marked all-visible; the planner, statistics.
   await db.execute(sql`vacuum analyze listings, search_terms`);
   console.error(`Seeded ${total.toLocaleString('en-US')} listings in ${((performance.now() - startedAt) / 1000).toFixed(1)} s.`);

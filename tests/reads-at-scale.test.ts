@@ -62,7 +62,7 @@ beforeAll(async () => {
   const third = await buildAgent(server.db);
   await asMaintenance((db) =>
     withDerivedDataDeferred(db, async () => {
-      await insertGeneratedListings(db, { total: LISTINGS, seed: 7, agentIds: [shop.agent.id, shop.otherAgent.id, third.id] });
+      await insertGeneratedListings([db], { total: LISTINGS, seed: 7, agentIds: [shop.agent.id, shop.otherAgent.id, third.id] });
       // One attribute value more than 10,000 available listings hold, about one in sixteen of them
       // spelling it in capitals: its total is known from the kept counts, without counting.
       await db.execute(sql`update listings set attributes = attributes || jsonb_build_object('connectivity', case when md5(id::text) < '1' then 'WI-FI' else 'Wi-Fi' end)

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { runMigrations } from '../db/migrate.js';
+import { bulkLoadConnections, finishBulkLoads } from '../listings/derived-data.js';
 import { progress } from './progress.js';
 
 /** Where the data lives, for people: the embedded folder, or the server without its password. */
@@ -13,7 +14,7 @@ export function describeDatabase(cfg: Config): string {
 /**
  * Migrates the configured database, saying so when that takes a while: a new embedded database is
  * created and migrated on first use (about 15 seconds on an idle machine, the time README gives),
- * and pending migrations may rebuild indexes.
+ * pending migrations may rebuild indexes, and a bulk load stopped half way is finished.
  */
 export async function prepareDatabase(cfg: Config): Promise<void> {
   const started = performance.now();
@@ -33,6 +34,13 @@ export async function prepareDatabase(cfg: Config): Promise<void> {
       progress(`Applying ${count} new ${count === 1 ? 'migration' : 'migrations'} to the ${describeDatabase(cfg)}…`);
       announced = true;
     },
+    // A bulk load stopped half way (a seed killed while it built its indexes) is finished first.
+    thenOnConnection: (db) =>
+      finishBulkLoads(db, bulkLoadConnections(cfg), (line) => {
+        if (!announced) progress(`Finishing a bulk load of listings that stopped half way, in the ${describeDatabase(cfg)}…`);
+        announced = true;
+        progress(line);
+      }),
   });
   if (announced) progress(`Database ready (${((performance.now() - started) / 1000).toFixed(1)} s).`);
 }

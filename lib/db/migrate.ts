@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { config, type Config } from '../config.js';
-import { connect } from './client.js';
+import { connect, type Database } from './client.js';
 import { pendingMigrationCount } from './pending-migrations.js';
 
 export const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
@@ -17,6 +17,8 @@ async function migratorFor(cfg: Config): Promise<Migrator> {
 export interface MigrationOptions {
   /** Told how many migrations are about to be applied, when there are any. */
   onPending?: (count: number) => void;
+  /** Run on the same connection once the database is migrated. */
+  thenOnConnection?: (db: Database) => Promise<void>;
 }
 
 /** Applies every pending migration in `drizzle/`, on the direct (unpooled) URL when one is set. */
@@ -29,6 +31,7 @@ export async function runMigrations(cfg: Config = config(), options: MigrationOp
     }
     const migrate = await migratorFor(cfg);
     await migrate(connection.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    await options.thenOnConnection?.(connection.db);
   } finally {
     await connection.close();
   }

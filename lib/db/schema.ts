@@ -467,6 +467,18 @@ export const imageRemovals = pgTable(
   (t) => [index('image_removals_queuedAt_idx').on(t.queuedAt)],
 );
 
+/**
+ * A bulk load of listings not yet finished: the listings' indexes it set aside, by name, with their
+ * definitions. Written in the transaction that sets them aside, and deleted in the one that ends
+ * the load, once every index, trigger and kept count is back: a load stopped in between (a kill,
+ * a full disk) is finished by the next command or server start (lib/listings/derived-data.ts).
+ */
+export const unfinishedBulkLoads = pgTable('unfinished_bulk_loads', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  startedAt: timestamp('startedAt', { precision: 3, withTimezone: true }).notNull().defaultNow(),
+  indexes: jsonb('indexes').$type<Array<{ name: string; definition: string }>>().notNull(),
+});
+
 /** Cached outside lookups (such as the bot's public profile) shared across instances. */
 export const cacheEntries = pgTable('cache_entries', {
   key: text('key').primaryKey(),

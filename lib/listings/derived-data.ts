@@ -1,6 +1,10 @@
+import { availableParallelism } from 'node:os';
+import { inArray } from 'drizzle-orm/sql/expressions/conditions';
 import { sql, type SQL } from 'drizzle-orm/sql/sql';
-import type { Executor } from '../db/client.js';
+import type { Config } from '../config.js';
+import type { Database, Executor } from '../db/client.js';
 import { queryRows } from '../db/query-rows.js';
+import { unfinishedBulkLoads } from '../db/schema.js';
 
 /** One line of progress: what was just done, and how long it took. */
 export type Progress = (line: string) => void;
@@ -91,6 +95,16 @@ export async function rebuildDerivedData(executor: Executor, progress: Progress)
   await timed(progress, 'analyzed the listings and search terms for the planner', () => executor.execute(sql`analyze listings, search_terms`));
 }
 
+type SetAsideIndex = { name: string; definition: string };
+
+/** Sets aside every index of the listings no constraint needs and the triggers that keep the derived structures; answers the indexes. */
+async function setAside(executor: Executor): Promise<SetAsideIndex[]> {
+  const indexes = await secondaryIndexes(executor, ['listings']);
+  for (const index of indexes) await executor.execute(sql`drop index ${sql.identifier(index.name)}`);
+  for (const { insertTrigger } of DERIVED_STRUCTURES) await executor.execute(sql`alter table listings disable trigger ${sql.identifier(insertTrigger)}`);
+  return indexes;
+}
+
 /**
  * Runs a bulk load of listings with everything derived from them set aside: every index of the
  * listings no constraint needs, and the triggers that keep the derived structures row by row.
@@ -98,9 +112,7 @@ export async function rebuildDerivedData(executor: Executor, progress: Progress)
  * set-wise, is fast. Indexes, triggers and structures are restored also when the load fails.
  */
 export async function withDerivedDataDeferred<T>(executor: Executor, load: () => Promise<T>, progress: Progress = () => {}): Promise<T> {
-  const indexes = await secondaryIndexes(executor, ['listings']);
-  for (const index of indexes) await executor.execute(sql`drop index ${sql.identifier(index.name)}`);
-  for (const { insertTrigger } of DERIVED_STRUCTURES) await executor.execute(sql`alter table listings disable trigger ${sql.identifier(insertTrigger)}`);
+  const indexes = await setAside(executor);
   try {
     return await load();
   } finally {
@@ -115,4 +127,93 @@ export async function withDerivedDataDeferred<T>(executor: Executor, load: () =>
     await timed(progress, 'analyzed the loaded listings for the planner', () => executor.execute(sql`analyze listings`));
     for (const structure of DERIVED_STRUCTURES) await timed(progress, `built the ${structure.name}`, () => rebuildStructure(executor, structure));
   }
+}
+
+/**
+ * Runs `tasks` at most `runners` at a time, each task once the one before it on its runner is
+ * done. Every task started is let finish; the first failure is then thrown, and the tasks not yet
+ * started are not.
+ */
+async function inTurns(tasks: Array<() => Promise<unknown>>, runners: number): Promise<void> {
+  const waiting = [...tasks];
+  const failures: unknown[] = [];
+  const runner = async () => {
+    for (let task = waiting.shift(); task !== undefined && failures.length === 0; task = waiting.shift()) {
+      await task().catch((error: unknown) => failures.push(error));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, runners) }, runner));
+  if (failures.length > 0) throw failures[0];
+}
+
+/**
+ * Opens `count` transactions at once, each on a connection of its own, and runs `work` with all of
+ * them: each commits once `work` is done, and each is rolled back when it fails.
+ */
+function inTransactions<T>(db: Database, count: number, work: (transactions: Executor[]) => Promise<T>, opened: Executor[] = []): Promise<T> {
+  if (opened.length >= count) return work(opened);
+  return db.transaction((tx) => inTransactions(db, count, work, [...opened, tx]));
+}
+
+/**
+ * How many connections a bulk load and its index builds use at once: one per core, as the database
+ * server is most often this machine's, and at most four; the embedded database has one.
+ */
+export function bulkLoadConnections(cfg: Config): number {
+  return cfg.databaseDriver === 'pglite' || !cfg.databaseUrl ? 1 : Math.min(4, availableParallelism());
+}
+
+/**
+ * Finishes every bulk load that has not been (unfinished_bulk_loads): the triggers that keep the
+ * derived structures on, the planner's statistics of the listings, then each index the loads set
+ * aside that is still missing and each derived structure rebuilt whole, `connections` of them at
+ * once (each builds on one core of the database: the two GIN indexes alone took 98 and 76 s, one
+ * after the other, at a million listings). A build stopped half way leaves the load unfinished, to
+ * be finished again; what was already built stays.
+ */
+export async function finishBulkLoads(db: Database, connections: number, progress: Progress = () => {}): Promise<void> {
+  const loads = await db.select().from(unfinishedBulkLoads);
+  if (loads.length === 0) return;
+  const built = new Set((await secondaryIndexes(db, ['listings'])).map((index) => index.name));
+  const missing = [...new Map(loads.flatMap((load) => load.indexes).map((index) => [index.name, index])).values()].filter((index) => !built.has(index.name));
+  const startedAt = performance.now();
+  await timed(progress, 'analyzed the loaded listings for the planner', () =>
+    db.transaction(async (tx) => {
+      for (const { insertTrigger } of DERIVED_STRUCTURES) await tx.execute(sql`alter table listings enable trigger ${sql.identifier(insertTrigger)}`);
+      await tx.execute(sql`analyze listings`);
+    }),
+  );
+  const buildIndex = (index: SetAsideIndex) => () => timed(progress, `built ${index.name}`, () => withBuildMemory(db, (tx) => tx.execute(sql.raw(index.definition))));
+  const isGin = (index: SetAsideIndex) => /\busing gin\b/i.test(index.definition);
+  // The longest first, so that no runner is left with one of them at the end: the GIN indexes,
+  // then the derived structures, then the B-trees, which PostgreSQL builds in parallel anyway.
+  await inTurns(
+    [
+      ...missing.filter(isGin).map(buildIndex),
+      ...DERIVED_STRUCTURES.map((structure) => () => timed(progress, `built the ${structure.name}`, () => rebuildStructure(db, structure))),
+      ...missing.filter((index) => !isGin(index)).map(buildIndex),
+    ],
+    connections,
+  );
+  await db.delete(unfinishedBulkLoads).where(inArray(unfinishedBulkLoads.id, loads.map((load) => load.id)));
+  progress(`finished the load: ${missing.length} indexes and the derived data built (${((performance.now() - startedAt) / 1000).toFixed(1)} s)`);
+}
+
+/**
+ * Runs a bulk load of listings over `connections` transactions at once, each on a connection and
+ * a core of the database of its own (the database computes each row's search document, about
+ * 170 µs, and builds each index on one core), with everything derived from the listings set aside
+ * as withDerivedDataDeferred() does. The setting aside is committed first, with a row of
+ * unfinished_bulk_loads naming the indexes, so that the load's transactions and the builds after
+ * them can run beside each other; finishBulkLoads() builds them and deletes the row. A load
+ * stopped at any point leaves its listings as they were, or, stopped once its transactions have
+ * committed, loaded; the next command or server start finishes it (prepareDatabase()).
+ * On the embedded database, one connection.
+ */
+export async function withDerivedDataSetAside(db: Database, connections: number, load: (transactions: Executor[]) => Promise<void>, progress: Progress = () => {}): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(unfinishedBulkLoads).values({ indexes: await setAside(tx) });
+  });
+  await inTransactions(db, connections, load);
+  await finishBulkLoads(db, connections, progress);
 }

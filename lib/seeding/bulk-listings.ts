@@ -50,29 +50,42 @@ async function insertBatch(db: Executor, batch: readonly NewListing[]): Promise<
 
 /**
  * Inserts `total` listings of the realistic catalogue in multi-row batches, created over the last
- * two years (more of them recent), and reports progress after each batch. Each batch is generated
- * while the database still inserts the one before (the connection takes them in turn): on two
- * cores the two overlap instead of alternating.
+ * two years (more of them recent), and reports progress after each batch. Each of `executors` (a
+ * transaction each, on connections of their own) inserts a batch at a time, the next one generated
+ * while the others insert: on two cores the database's work and the generating overlap instead of
+ * alternating. The batches are the same, and the same listings, however many executors share them.
+ * The categories are made in the first executor, unseen by the others until it commits: a load
+ * over several makes them beforehand (ensureDefaultCategories()). A failed insert stops every
+ * executor at its next batch, and is thrown once they all have stopped.
  */
 export async function insertGeneratedListings(
-  db: Executor,
+  executors: readonly Executor[],
   options: { total: number; seed?: number; agentIds: string[]; onProgress?: (done: number) => void },
 ): Promise<void> {
   const random = randomSource(options.seed ?? 42);
-  const pool = await ensureDefaultCategories(db);
+  const pool = await ensureDefaultCategories(executors[0]!);
   const now = Date.now();
-  let inserting: Promise<unknown> = Promise.resolve();
-  for (let done = 0; done < options.total; ) {
-    const size = Math.min(BATCH_SIZE, options.total - done);
-    const batch = Array.from({ length: size }, () => generateListing(random, pickCategory(random, pool), options.agentIds, listingCreatedAt(random, now)));
-    const next = insertBatch(db, batch);
-    // Its failure is met when it is awaited, or is the earlier batch's, which is thrown first.
-    next.catch(() => undefined);
-    await inserting;
-    if (done > 0) options.onProgress?.(done);
-    inserting = next;
-    done += size;
-  }
-  await inserting;
-  if (options.total > 0) options.onProgress?.(options.total);
+  let generated = 0;
+  let inserted = 0;
+  let failed = false;
+  const nextBatch = (): NewListing[] | undefined => {
+    const size = Math.min(BATCH_SIZE, options.total - generated);
+    if (size <= 0 || failed) return undefined;
+    generated += size;
+    return Array.from({ length: size }, () => generateListing(random, pickCategory(random, pool), options.agentIds, listingCreatedAt(random, now)));
+  };
+  const inserting = executors.map(async (executor) => {
+    try {
+      for (let batch = nextBatch(); batch !== undefined; batch = nextBatch()) {
+        await insertBatch(executor, batch);
+        inserted += batch.length;
+        options.onProgress?.(inserted);
+      }
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+  });
+  const failure = (await Promise.allSettled(inserting)).find((outcome) => outcome.status === 'rejected');
+  if (failure !== undefined) throw failure.reason;
 }
