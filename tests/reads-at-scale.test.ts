@@ -4,7 +4,10 @@ import { config } from '../lib/config.js';
 import { EXACT_TOTAL_LIMIT } from '../lib/db/bounded-total.js';
 import { connect, type Database } from '../lib/db/client.js';
 import { COUNTED_LISTINGS } from '../lib/listings/read-tuning.js';
+import { listings } from '../lib/db/schema.js';
+import type { RowSelection } from '../lib/listings/newest-first.js';
 import { attributeListings } from '../lib/storefront/attribute-listings.js';
+import { dayAfterNewest, documentPage, type DocumentSearch } from '../lib/storefront/document-reads.js';
 import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, queryWords } from '../lib/storefront/query-words.js';
 import { COMMON_WORD_LISTINGS } from '../lib/storefront/word-expansion.js';
 import { SERVED_RESULTS } from '../lib/storefront/read-plan.js';
@@ -356,6 +359,30 @@ function compareStorefrontLists(when: string): void {
         await expectList(q, await straightforward(where, await relevanceOrder(text)), 'relevance-tiers');
       });
     }
+
+    it('reads a page through wider windows when the first holds too few, whatever the estimate', async () => {
+      // The word most available listings hold: its matches are read in windows of the order's key.
+      const [frequent] = await rows<{ term: string; listings: number }>(
+        sql`select term, listings from search_terms where kind = 'text' and term ~ '^[a-z]{4,}$' order by listings desc, term limit 1`,
+      );
+      const [counted] = await rows<{ available: number }>(sql`select count(*)::int as available from listings l where ${available}`);
+      const held = await straightforward(sql`${available} and l."searchDocument" @@ ${`'${frequent!.term}'`}::tsquery`);
+      expect(held.length).toBeGreaterThan(3_000);
+      const selectIds: RowSelection<{ id: string }> = (source) => source.select({ id: listings.id }).from(listings).$dynamic();
+      const orders = { newest: sql`l."createdAt" desc, l.id desc`, price_asc: byPrice('asc'), price_desc: byPrice('desc') } as const;
+      for (const [order, sorted] of Object.entries(orders) as Array<[keyof typeof orders, SQL]>) {
+        const all = await straightforward(sql`${available} and l."searchDocument" @@ ${`'${frequent!.term}'`}::tsquery`, sorted);
+        // An estimate thirty times the matches makes the first window hold about a twentieth of what
+        // the page needs, so that the page is read from wider ones after it.
+        for (const estimate of [held.length * 30, held.length]) {
+          const search: DocumentSearch = { query: `'${frequent!.term}'`, estimate, available: counted!.available, dayAfterNewest: await dayAfterNewest(server.db) };
+          for (const offset of [0, 950, 2_950]) {
+            const page = await documentPage(server.db, search, order, { offset, limit: 50 }, selectIds);
+            expect({ order, estimate, offset, ids: page.map((row) => row.id) }).toEqual({ order, estimate, offset, ids: all.slice(offset, offset + 50) });
+          }
+        }
+      }
+    });
 
     for (const [query, where] of [
       ['', () => available],
