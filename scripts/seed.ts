@@ -7,7 +7,7 @@ import { prepareDatabase } from '../lib/cli/prepare-database.js';
 import { progressBar } from '../lib/cli/progress.js';
 import { config } from '../lib/config.js';
 import { connect, type Connection, type Executor } from '../lib/db/client.js';
-import { bulkLoadConnections, withDerivedDataSetAside } from '../lib/listings/derived-data.js';
+import { bulkLoadAccess, withDerivedDataSetAside } from '../lib/listings/derived-data.js';
 import { ensureDefaultCategories, ensureSeedAgents, insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
 
 /** From this many listings on, the GIN indexes and statistics are rebuilt after the load instead of kept up row by row. */
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   // A large load runs over a connection per core, its indexes and triggers set aside meanwhile: a
   // seed stopped at any point (a kill, a full disk) is finished by the next command or server
   // start, which builds them again. A small one is one transaction, with them in place.
-  if (total >= LARGE_LOAD) await withDerivedDataSetAside(db, bulkLoadConnections(config()), load, (line) => console.error(line));
+  if (total >= LARGE_LOAD) await withDerivedDataSetAside(db, bulkLoadAccess(config()), load, (line) => console.error(line));
   else await db.transaction((tx) => load([tx]));
   // Index-only reads of the listings' indexes need their pages marked all-visible; the planner, statistics.
   await db.execute(sql`vacuum analyze listings, search_terms`);

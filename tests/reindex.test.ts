@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rebuildDerivedData } from '../lib/listings/derived-data.js';
 import { insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
 import { commandDatabase } from './support/command-database.js';
+import { testPostgresUrl } from './support/databases.js';
 import { openRawDatabase } from './support/original-database.js';
 import { useShop } from './support/shop.js';
 import { useTestServer } from './support/test-server.js';
@@ -135,6 +136,61 @@ describe('an interrupted npm run seed', () => {
       expect(stderr).toMatch(/^Finishing a bulk load of listings that stopped half way, in the .+…$/m);
       expect(stderr).toMatch(/^finished the load: \d+ indexes and the derived data built \(\d+\.\d s\)$/m);
       expect(await stateOf()).toEqual({ ...before, listings: 25_000, kept: 25_000 });
+    } finally {
+      await database.drop();
+    }
+  }, 240_000);
+});
+
+describe('a command started while npm run seed builds its indexes', () => {
+  /** Runs a script of the project on `env`, answering its exit code and what it printed, whether it failed or not. */
+  function runScript(script: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: projectRoot, env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', DATABASE_DRIVER: '', ...env } });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+  }
+
+  it('leaves the load to the seed, which finishes it whole', async () => {
+    const database = await commandDatabase();
+    try {
+      let other: Promise<{ code: number | null; stderr: string }> | undefined;
+      const seeded = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--listings', '25000', '--agents', '2'], {
+          cwd: projectRoot,
+          env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', DATABASE_DRIVER: '', ...database.env },
+        });
+        let printed = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          printed += chunk.toString();
+          // The listings are loaded and their indexes being built: the load is unfinished, and its own.
+          if (other === undefined && /^analyzed the loaded listings for the planner/m.test(printed)) other = runScript('scripts/migrate.ts', database.env);
+        });
+        child.on('error', reject);
+        child.on('close', resolve);
+      });
+      expect(seeded).toBe(0);
+      expect(other).toBeDefined();
+      const started = await other!;
+      expect(started.stderr).not.toMatch(/Finishing a bulk load/);
+      // On PostgreSQL the command runs beside the seed; the embedded database is one process's alone.
+      if (testPostgresUrl) expect(started.code).toBe(0);
+      else expect(started.stderr).toMatch(/is in use by process \d+/);
+      const db = await openRawDatabase({ env: database.env, dataDir: database.env.DATA_DIR ?? '', drop: database.drop });
+      try {
+        const [state] = await db.query<{ listings: number; kept: number; unfinished: number; indexes: number; disabled: number }>(
+          `select (select count(*)::int from listings) as listings, (select coalesce(sum(listings), 0)::int from listing_totals) as kept,
+            (select count(*)::int from unfinished_bulk_loads) as unfinished, (select count(*)::int from pg_indexes where tablename = 'listings') as indexes,
+            (select count(*)::int from pg_trigger where tgrelid = 'listings'::regclass and tgenabled = 'D') as disabled`,
+        );
+        expect(state).toMatchObject({ listings: 25_000, kept: 25_000, unfinished: 0, disabled: 0 });
+        expect(state!.indexes).toBeGreaterThan(10);
+      } finally {
+        await db.close();
+      }
     } finally {
       await database.drop();
     }

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { runMigrations } from '../db/migrate.js';
-import { bulkLoadConnections, finishBulkLoads } from '../listings/derived-data.js';
+import { bulkLoadAccess, finishBulkLoads } from '../listings/derived-data.js';
 import { progress } from './progress.js';
 
 /** Where the data lives, for people: the embedded folder, or the server without its password. */
@@ -34,9 +34,10 @@ export async function prepareDatabase(cfg: Config): Promise<void> {
       progress(`Applying ${count} new ${count === 1 ? 'migration' : 'migrations'} to the ${describeDatabase(cfg)}…`);
       announced = true;
     },
-    // A bulk load stopped half way (a seed killed while it built its indexes) is finished first.
+    // A bulk load stopped half way (a seed killed while it built its indexes) is finished first;
+    // one another process is still running is left to it.
     thenOnConnection: (db) =>
-      finishBulkLoads(db, bulkLoadConnections(cfg), (line) => {
+      finishBulkLoads(db, bulkLoadAccess(cfg), (line) => {
         if (!announced) progress(`Finishing a bulk load of listings that stopped half way, in the ${describeDatabase(cfg)}…`);
         announced = true;
         progress(line);

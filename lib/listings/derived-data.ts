@@ -156,22 +156,58 @@ function inTransactions<T>(db: Database, count: number, work: (transactions: Exe
 }
 
 /**
- * How many connections a bulk load and its index builds use at once: one per core, as the database
- * server is most often this machine's, and at most four; the embedded database has one.
+ * How a bulk load may use the database: over how many connections at once (one per core, as the
+ * database server is most often this machine's, at most four), and whether other processes may be
+ * using it meanwhile (a server started beside a seed). The embedded database is one process's
+ * alone, over one connection.
  */
-export function bulkLoadConnections(cfg: Config): number {
-  return cfg.databaseDriver === 'pglite' || !cfg.databaseUrl ? 1 : Math.min(4, availableParallelism());
+export interface BulkLoadAccess {
+  connections: number;
+  shared: boolean;
+}
+
+export function bulkLoadAccess(cfg: Config): BulkLoadAccess {
+  const embedded = cfg.databaseDriver === 'pglite' || !cfg.databaseUrl;
+  return { connections: embedded ? 1 : Math.min(4, availableParallelism()), shared: !embedded };
 }
 
 /**
- * Finishes every bulk load that has not been (unfinished_bulk_loads): the triggers that keep the
- * derived structures on, the planner's statistics of the listings, then each index the loads set
- * aside that is still missing and each derived structure rebuilt whole, `connections` of them at
- * once (each builds on one core of the database: the two GIN indexes alone took 98 and 76 s, one
- * after the other, at a million listings). A build stopped half way leaves the load unfinished, to
- * be finished again; what was already built stays.
+ * Runs `work` as the one process loading or finishing bulk loads, on a shared database: holding a
+ * lock, for as long as `work` takes, in a transaction of its own on a connection kept for it,
+ * while `work` runs on others. With `wait` false, `work` does not run when another process holds
+ * the lock (a seed still loading, whose load is not to be finished under it); answers whether it ran.
  */
-export async function finishBulkLoads(db: Database, connections: number, progress: Progress = () => {}): Promise<void> {
+async function asTheLoader(db: Database, access: BulkLoadAccess, wait: boolean, work: () => Promise<void>): Promise<boolean> {
+  if (!access.shared) {
+    await work();
+    return true;
+  }
+  return db.transaction(async (holder) => {
+    const lock = sql`hashtext('unfinished_bulk_loads')`;
+    const [held] = await queryRows<{ held: boolean }>(holder, wait ? sql`select true as held from pg_advisory_xact_lock(${lock})` : sql`select pg_try_advisory_xact_lock(${lock}) as held`);
+    if (!held?.held) return false;
+    await work();
+    return true;
+  });
+}
+
+/**
+ * Finishes every bulk load that has not been (unfinished_bulk_loads) and that no other process is
+ * still running: see finishLoads(). What the next command or server start does first.
+ */
+export async function finishBulkLoads(db: Database, access: BulkLoadAccess, progress: Progress = () => {}): Promise<void> {
+  await asTheLoader(db, access, false, () => finishLoads(db, access.connections, progress));
+}
+
+/**
+ * Finishes every bulk load that has not been: the triggers that keep the derived structures on,
+ * the planner's statistics of the listings, then each index the loads set aside that is still
+ * missing and each derived structure rebuilt whole, `connections` of them at once (each builds
+ * on one core of the database: the two GIN indexes alone took 98 and 76 s, one after the other,
+ * at a million listings). A build stopped half way leaves the load unfinished, to be finished
+ * again; what was already built stays.
+ */
+async function finishLoads(db: Database, connections: number, progress: Progress): Promise<void> {
   const loads = await db.select().from(unfinishedBulkLoads);
   if (loads.length === 0) return;
   const built = new Set((await secondaryIndexes(db, ['listings'])).map((index) => index.name));
@@ -205,15 +241,17 @@ export async function finishBulkLoads(db: Database, connections: number, progres
  * 170 µs, and builds each index on one core), with everything derived from the listings set aside
  * as withDerivedDataDeferred() does. The setting aside is committed first, with a row of
  * unfinished_bulk_loads naming the indexes, so that the load's transactions and the builds after
- * them can run beside each other; finishBulkLoads() builds them and deletes the row. A load
- * stopped at any point leaves its listings as they were, or, stopped once its transactions have
- * committed, loaded; the next command or server start finishes it (prepareDatabase()).
- * On the embedded database, one connection.
+ * them can run beside each other; finishLoads() builds them and deletes the row. A load stopped at
+ * any point leaves its listings as they were, or, stopped once its transactions have committed,
+ * loaded; the next command or server start finishes it (prepareDatabase()), and one started
+ * meanwhile leaves it to this one (asTheLoader()). On the embedded database, one connection.
  */
-export async function withDerivedDataSetAside(db: Database, connections: number, load: (transactions: Executor[]) => Promise<void>, progress: Progress = () => {}): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.insert(unfinishedBulkLoads).values({ indexes: await setAside(tx) });
+export async function withDerivedDataSetAside(db: Database, access: BulkLoadAccess, load: (transactions: Executor[]) => Promise<void>, progress: Progress = () => {}): Promise<void> {
+  await asTheLoader(db, access, true, async () => {
+    await db.transaction(async (tx) => {
+      await tx.insert(unfinishedBulkLoads).values({ indexes: await setAside(tx) });
+    });
+    await inTransactions(db, access.connections, load);
+    await finishLoads(db, access.connections, progress);
   });
-  await inTransactions(db, connections, load);
-  await finishBulkLoads(db, connections, progress);
 }
