@@ -42,14 +42,14 @@ async function main(): Promise<void> {
   connection = await connect(config(), undefined, 'maintenance');
   const { db } = connection;
   const agentIds = await ensureSeedAgents(db, agentCount, await hashPassword('seed-agent-password'));
-  // Made and committed before the load, whose transactions would not see them otherwise.
-  await ensureDefaultCategories(db);
+  const categories = await ensureDefaultCategories(db);
   const startedAt = performance.now();
   const interactive = process.stderr.isTTY;
   const load = (transactions: Executor[]) =>
     insertGeneratedListings(transactions, {
       total,
       seed,
+      categories,
       agentIds,
       onProgress: (done) => {
         const line = progressBar(done, total, startedAt, 'listings');

@@ -12,7 +12,7 @@ import { allowedTypos, editDistance, foldWord, matchesWholeWordsOnly, queryWords
 import { COMMON_WORD_LISTINGS } from '../lib/storefront/word-expansion.js';
 import { SERVED_RESULTS } from '../lib/storefront/read-plan.js';
 import { withDerivedDataDeferred } from '../lib/listings/derived-data.js';
-import { insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
+import { ensureDefaultCategories, insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
 import { catalogueBrowseCeilings, CEILING_PERCENTILES } from '../lib/seeding/catalogue-prices.js';
 import { shopperQueries } from '../lib/seeding/shopper-queries.js';
 import { buildListing } from './support/catalog-factories.js';
@@ -65,7 +65,7 @@ beforeAll(async () => {
   const third = await buildAgent(server.db);
   await asMaintenance((db) =>
     withDerivedDataDeferred(db, async () => {
-      await insertGeneratedListings([db], { total: LISTINGS, seed: 7, agentIds: [shop.agent.id, shop.otherAgent.id, third.id] });
+      await insertGeneratedListings([db], { total: LISTINGS, seed: 7, categories: await ensureDefaultCategories(db), agentIds: [shop.agent.id, shop.otherAgent.id, third.id] });
       // One attribute value more than 10,000 available listings hold, about one in sixteen of them
       // spelling it in capitals: its total is known from the kept counts, without counting.
       await db.execute(sql`update listings set attributes = attributes || jsonb_build_object('connectivity', case when md5(id::text) < '1' then 'WI-FI' else 'Wi-Fi' end)

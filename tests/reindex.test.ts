@@ -3,8 +3,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rebuildDerivedData } from '../lib/listings/derived-data.js';
-import { insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
+import { rebuildDerivedData, withDerivedDataSetAside } from '../lib/listings/derived-data.js';
+import { ensureDefaultCategories, insertGeneratedListings } from '../lib/seeding/bulk-listings.js';
 import { commandDatabase } from './support/command-database.js';
 import { testPostgresUrl } from './support/databases.js';
 import { openRawDatabase } from './support/original-database.js';
@@ -43,7 +43,7 @@ async function answers(): Promise<unknown[]> {
 
 describe('rebuilding the derived data', () => {
   beforeAll(async () => {
-    await insertGeneratedListings([server.db], { total: 600, seed: 11, agentIds: [shop.agent.id, shop.otherAgent.id] });
+    await insertGeneratedListings([server.db], { total: 600, seed: 11, categories: await ensureDefaultCategories(server.db), agentIds: [shop.agent.id, shop.otherAgent.id] });
   });
 
   it('brings back every kept count and search term, so the storefront answers as before', async () => {
@@ -60,6 +60,28 @@ describe('rebuilding the derived data', () => {
       "rebuilt the listings' indexes (s)",
       'analyzed the listings and search terms for the planner (s)',
     ]);
+  });
+});
+
+describe('a bulk load that fails', () => {
+  it('leaves every listing index and trigger in place, and none of its listings', async () => {
+    const stateOf = async () => {
+      const answer = await server.db.execute(sql`select (select count(*)::int from listings) as listings,
+        (select count(*)::int from unfinished_bulk_loads) as unfinished,
+        (select count(*)::int from pg_trigger where tgrelid = 'listings'::regclass and tgenabled = 'D') as disabled,
+        (select string_agg(indexname, ',' order by indexname) from pg_indexes where tablename = 'listings') as indexes`);
+      return (answer as unknown as { rows: unknown[] }).rows[0];
+    };
+    const before = await stateOf();
+    // On PostgreSQL over two connections of the pool, holding the lock on a third; the embedded database has one.
+    const access = testPostgresUrl ? { connections: 2, shared: true } : { connections: 1, shared: false };
+    const categories = await ensureDefaultCategories(server.db);
+    const failing = withDerivedDataSetAside(server.db, access, async (transactions) => {
+      await insertGeneratedListings(transactions, { total: 3_000, seed: 5, categories, agentIds: [shop.agent.id] });
+      throw new Error('the load failed');
+    });
+    await expect(failing).rejects.toThrow('the load failed');
+    expect(await stateOf()).toEqual(before);
   });
 });
 

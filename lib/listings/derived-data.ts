@@ -175,19 +175,14 @@ export function bulkLoadAccess(cfg: Config): BulkLoadAccess {
  * Runs `work` as the one process loading or finishing bulk loads, on a shared database: holding a
  * lock, for as long as `work` takes, in a transaction of its own on a connection kept for it,
  * while `work` runs on others. With `wait` false, `work` does not run when another process holds
- * the lock (a seed still loading, whose load is not to be finished under it); answers whether it ran.
+ * the lock (a seed still loading, whose load is not to be finished under it).
  */
-async function asTheLoader(db: Database, access: BulkLoadAccess, wait: boolean, work: () => Promise<void>): Promise<boolean> {
-  if (!access.shared) {
-    await work();
-    return true;
-  }
-  return db.transaction(async (holder) => {
+async function asTheLoader(db: Database, access: BulkLoadAccess, wait: boolean, work: () => Promise<void>): Promise<void> {
+  if (!access.shared) return work();
+  await db.transaction(async (holder) => {
     const lock = sql`hashtext('unfinished_bulk_loads')`;
     const [held] = await queryRows<{ held: boolean }>(holder, wait ? sql`select true as held from pg_advisory_xact_lock(${lock})` : sql`select pg_try_advisory_xact_lock(${lock}) as held`);
-    if (!held?.held) return false;
-    await work();
-    return true;
+    if (held?.held) await work();
   });
 }
 
@@ -241,17 +236,21 @@ async function finishLoads(db: Database, connections: number, progress: Progress
  * 170 µs, and builds each index on one core), with everything derived from the listings set aside
  * as withDerivedDataDeferred() does. The setting aside is committed first, with a row of
  * unfinished_bulk_loads naming the indexes, so that the load's transactions and the builds after
- * them can run beside each other; finishLoads() builds them and deletes the row. A load stopped at
- * any point leaves its listings as they were, or, stopped once its transactions have committed,
- * loaded; the next command or server start finishes it (prepareDatabase()), and one started
- * meanwhile leaves it to this one (asTheLoader()). On the embedded database, one connection.
+ * them can run beside each other; finishLoads() builds them and deletes the row, also when the
+ * load fails. A load stopped at any point leaves its listings as they were, or, stopped once its
+ * transactions have committed, loaded; the next command or server start finishes it
+ * (prepareDatabase()), and one started meanwhile leaves it to this one (asTheLoader()). On the
+ * embedded database, one connection.
  */
 export async function withDerivedDataSetAside(db: Database, access: BulkLoadAccess, load: (transactions: Executor[]) => Promise<void>, progress: Progress = () => {}): Promise<void> {
   await asTheLoader(db, access, true, async () => {
     await db.transaction(async (tx) => {
       await tx.insert(unfinishedBulkLoads).values({ indexes: await setAside(tx) });
     });
-    await inTransactions(db, access.connections, load);
-    await finishLoads(db, access.connections, progress);
+    try {
+      await inTransactions(db, access.connections, load);
+    } finally {
+      await finishLoads(db, access.connections, progress);
+    }
   });
 }

@@ -8,6 +8,9 @@ import { categories, listings, users } from '../db/schema.js';
 import { randomSource } from './random-source.js';
 import { generateListing, listingCreatedAt, pickCategory, type NewListing } from './realistic-catalogue.js';
 
+/** A category listings are generated in, with the rules their attributes follow. */
+export type GeneratedCategory = Awaited<ReturnType<typeof ensureDefaultCategories>>[number];
+
 /** Makes sure the default categories exist and returns them. */
 export async function ensureDefaultCategories(db: Executor) {
   await seedDefaultCategories(db);
@@ -54,16 +57,16 @@ async function insertBatch(db: Executor, batch: readonly NewListing[]): Promise<
  * transaction each, on connections of their own) inserts a batch at a time, the next one generated
  * while the others insert: on two cores the database's work and the generating overlap instead of
  * alternating. The batches are the same, and the same listings, however many executors share them.
- * The categories are made in the first executor, unseen by the others until it commits: a load
- * over several makes them beforehand (ensureDefaultCategories()). A failed insert stops every
- * executor at its next batch, and is thrown once they all have stopped.
+ * The categories (ensureDefaultCategories()) and agents exist before: a transaction of the load
+ * would not see one another made. A failed insert stops every executor at its next batch, and is
+ * thrown once they all have stopped.
  */
 export async function insertGeneratedListings(
   executors: readonly Executor[],
-  options: { total: number; seed?: number; agentIds: string[]; onProgress?: (done: number) => void },
+  options: { total: number; seed?: number; categories: GeneratedCategory[]; agentIds: string[]; onProgress?: (done: number) => void },
 ): Promise<void> {
   const random = randomSource(options.seed ?? 42);
-  const pool = await ensureDefaultCategories(executors[0]!);
+  const pool = options.categories;
   const now = Date.now();
   let generated = 0;
   let inserted = 0;
