@@ -105,6 +105,11 @@ async function setAside(executor: Executor): Promise<SetAsideIndex[]> {
   return indexes;
 }
 
+/** Turns back on the triggers setAside() turned off: writes keep the derived structures again. */
+async function restoreTriggers(executor: Executor): Promise<void> {
+  for (const { insertTrigger } of DERIVED_STRUCTURES) await executor.execute(sql`alter table listings enable trigger ${sql.identifier(insertTrigger)}`);
+}
+
 /**
  * Runs a bulk load of listings with everything derived from them set aside: every index of the
  * listings no constraint needs, and the triggers that keep the derived structures row by row.
@@ -121,7 +126,7 @@ export async function withDerivedDataDeferred<T>(executor: Executor, load: () =>
         for (const index of indexes) await tx.execute(sql.raw(index.definition));
       }),
     );
-    for (const { insertTrigger } of DERIVED_STRUCTURES) await executor.execute(sql`alter table listings enable trigger ${sql.identifier(insertTrigger)}`);
+    await restoreTriggers(executor);
     // The planner knows nothing yet of the rows just loaded: it sorted a million listings' 80
     // million search terms to group them (103 s), where with statistics it hashes them (52 s).
     await timed(progress, 'analyzed the loaded listings for the planner', () => executor.execute(sql`analyze listings`));
@@ -210,7 +215,7 @@ async function finishLoads(db: Database, connections: number, progress: Progress
   const startedAt = performance.now();
   await timed(progress, 'analyzed the loaded listings for the planner', () =>
     db.transaction(async (tx) => {
-      for (const { insertTrigger } of DERIVED_STRUCTURES) await tx.execute(sql`alter table listings enable trigger ${sql.identifier(insertTrigger)}`);
+      await restoreTriggers(tx);
       await tx.execute(sql`analyze listings`);
     }),
   );
