@@ -9,7 +9,7 @@ import { notTrashed } from '../listings/queries.js';
 import { DEFERRED_FROM } from '../listings/read-tuning.js';
 import { allOf, filtersQuery, searchQuery, type WordMatch } from './document-query.js';
 import type { SearchWord } from './word-expansion.js';
-import { dayAfterNewest, documentMatches, documentPage, documentTotal, orderOf, type CountedNone, type DocumentOrder, type DocumentSearch } from './document-reads.js';
+import { dayAfterNewest, documentKeys, documentMatches, documentPage, documentTotal, orderOf, type CountedNone, type DocumentOrder, type DocumentSearch } from './document-reads.js';
 import { attributeTermsOf, categoryNamed, documentSearchOf, publicPageRows, publicSearch, type PublicListingFilters, type PublicListingPageRow } from './queries.js';
 import { catalogueShares, shareOfRange } from './price-share.js';
 import type { PriceShares } from './order-spans.js';
@@ -349,14 +349,13 @@ export async function findPublicListings(
 /** The cheapest and dearest price among the listings matching the filters, each the first of their list in price order. */
 export async function priceRangeOf(executor: Executor, filters: PublicListingFilters): Promise<{ min: number | null; max: number | null }> {
   if (filters.categoryId === null || filters.search?.matchesNothing) return { min: null, max: null };
-  const selectPrices: RowSelection<{ price: number }> = (source) => source.select({ price: listings.price }).from(listings).$dynamic();
   const search = publicSearch(executor, filters);
   const documentSearch = search.checked === undefined ? undefined : documentSearchIn(filters, await searchScope(executor, filters));
   const first = async (order: DocumentOrder) => {
     const [row] =
       documentSearch === undefined
-        ? await selectPrices(executor).where(search.indexed).orderBy(...orderOf(order)).limit(1)
-        : await documentPage(executor, documentSearch, order, { offset: 0, limit: 1 }, selectPrices);
+        ? await executor.select({ price: listings.price }).from(listings).where(search.indexed).orderBy(...orderOf(order)).limit(1)
+        : await documentKeys(executor, documentSearch, order, { offset: 0, limit: 1 });
     return row?.price ?? null;
   };
   const [min, max] = await Promise.all([first('price_asc'), first('price_desc')]);
