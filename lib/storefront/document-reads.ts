@@ -269,11 +269,22 @@ async function windowsOf(executor: Executor, search: DocumentSearch, order: Docu
 }
 
 /**
- * Whether a count of the same matches, run beside a page's reads, has come back and found none:
- * the reads still to come would find none either (words, attributes or a category that never
- * meet), so they are not made.
+ * How many listings match, by a count of the same matches run beside a page's reads, once it has
+ * come back; undefined before that, or when nothing is counted.
  */
-export type CountedNone = () => boolean;
+export type CountedBeside = () => MatchedTotal | undefined;
+
+/**
+ * What a count beside a page says of the page's reads still to come: none are made when it found
+ * none (words, attributes or a category that never meet); the matches are read whole when it
+ * found no more than the page reaches, which no window could read fewer of (`q=ipad` among
+ * phones: 2 matches, which windows of the newest sought in eight reads); undefined otherwise.
+ */
+function countSays(counted: MatchedTotal | undefined, wanted: number): 'none' | 'whole' | undefined {
+  if (counted === undefined || !counted.exact) return undefined;
+  if (counted.total === 0) return 'none';
+  return counted.total <= wanted ? 'whole' : undefined;
+}
 
 /** Reads the page within a window of the order's key (undefined: among every match). */
 type WindowRead<Row> = (window: Window | undefined) => Promise<Row[]>;
@@ -292,13 +303,15 @@ async function inWindows<Row>(
   order: DocumentOrder,
   page: { offset: number; limit: number },
   read: WindowRead<Row>,
-  countedNone: CountedNone,
+  counted: CountedBeside,
 ): Promise<Row[]> {
   const wanted = page.offset + page.limit;
   if (search.most !== undefined && search.most <= WINDOWED_FROM) return read(undefined);
   let windowAt: WindowAt | undefined;
   for (let share = (WINDOW_ROOM * wanted) / Math.max(search.estimate, 1); share < WHOLE_RANGE; ) {
-    if (countedNone()) return [];
+    const says = countSays(counted(), wanted);
+    if (says === 'none') return [];
+    if (says === 'whole') break;
     windowAt ??= await windowsOf(executor, search, order);
     const window = await windowAt(share);
     if (window === undefined) break;
@@ -312,7 +325,7 @@ async function inWindows<Row>(
     const held = page.offset === 0 ? (share * WINDOW_ROOM * wanted) / rows.length : 0;
     share = Math.max(share * WINDOW_GROWTH, held);
   }
-  return countedNone() ? [] : read(undefined);
+  return countSays(counted(), wanted) === 'none' ? [] : read(undefined);
 }
 
 /**
@@ -326,14 +339,14 @@ export function documentPage<Row>(
   order: DocumentOrder,
   page: { offset: number; limit: number },
   selectRows: RowSelection<Row>,
-  countedNone: CountedNone = () => false,
+  counted: CountedBeside = () => undefined,
 ): Promise<Row[]> {
   const read: WindowRead<Row> = (window) =>
     throughBitmapScans(executor, async (tx) => {
       const pageIds = tx.select({ id: listings.id }).from(listings).where(documentMatches(search, window)).orderBy(...orderOf(order)).limit(page.limit).offset(page.offset);
       return selectRows(tx).where(inArray(listings.id, pageIds)).orderBy(...orderOf(order));
     });
-  return inWindows(executor, search, order, page, read, countedNone);
+  return inWindows(executor, search, order, page, read, counted);
 }
 
 /** A match's keys in every order: its price and its creation time (as text, to the microsecond). */
@@ -359,7 +372,7 @@ export function documentKeys(executor: Executor, search: DocumentSearch, order: 
         .limit(page.limit)
         .offset(page.offset),
     );
-  return inWindows(executor, search, order, page, read, () => false);
+  return inWindows(executor, search, order, page, read, () => undefined);
 }
 
 /**

@@ -9,7 +9,7 @@ import { notTrashed } from '../listings/queries.js';
 import { DEFERRED_FROM } from '../listings/read-tuning.js';
 import { allOf, filtersQuery, searchQuery, type WordMatch } from './document-query.js';
 import type { SearchWord } from './word-expansion.js';
-import { dayAfterNewest, documentKeys, documentMatches, documentPage, documentTotal, orderOf, type CountedNone, type DocumentOrder, type DocumentSearch } from './document-reads.js';
+import { dayAfterNewest, documentKeys, documentMatches, documentPage, documentTotal, orderOf, type CountedBeside, type DocumentOrder, type DocumentSearch } from './document-reads.js';
 import { attributeTermsOf, categoryNamed, documentSearchOf, publicPageRows, publicSearch, type PublicListingFilters, type PublicListingPageRow } from './queries.js';
 import { catalogueShares, shareOfRange } from './price-share.js';
 import type { PriceShares } from './order-spans.js';
@@ -226,17 +226,20 @@ function relevanceTiers(filters: PublicListingFilters): RelevanceTier[] {
 
 /**
  * A page by relevance: tier by tier, newest first in each. A tier whose page came back short
- * ended there, which says how many it holds; only a tier the page starts past is counted.
+ * ended there, which says how many it holds; only a tier the page starts past is counted. Once
+ * the count beside the page says the page holds every match from its start on, no later tier
+ * is read.
  */
-async function relevantPage<Row>(context: ReadContext, scope: SearchScope, selectRows: RowSelection<Row>, countedNone: CountedNone): Promise<Row[]> {
+async function relevantPage<Row>(context: ReadContext, scope: SearchScope, selectRows: RowSelection<Row>, counted: CountedBeside): Promise<Row[]> {
   const { executor, request, search } = context;
   let offset = search.offset;
   const rows: Row[] = [];
   for (const relevanceTier of relevanceTiers(request.filters)) {
-    if (countedNone()) break;
+    const total = counted();
+    if (total?.exact && search.offset + rows.length >= total.total) break;
     const tier = documentSearchIn(request.filters, scope, relevanceTier);
     const limit = search.limit - rows.length;
-    const read = await documentPage(executor, tier, 'newest', { offset, limit }, selectRows, countedNone);
+    const read = await documentPage(executor, tier, 'newest', { offset, limit }, selectRows, counted);
     rows.push(...read);
     if (rows.length === search.limit) break;
     // A tier read from its first match that gives none holds none: nothing to count.
@@ -258,18 +261,15 @@ async function keptTotal({ search }: ReadContext): Promise<MatchedTotal | undefi
 }
 
 /**
- * A page read through the search index beside its total. Once the total has come back as none,
- * the page's reads still to come are not made.
+ * A page read through the search index beside its total. Once the total has come back, it
+ * steers the page's reads still to come (see CountedBeside).
  */
-async function withSearchTotal<Row>(context: ReadContext, scope: SearchScope, readRows: (countedNone: CountedNone) => Promise<Row[]>): Promise<PageRead<Row>> {
+async function withSearchTotal<Row>(context: ReadContext, scope: SearchScope, readRows: (counted: CountedBeside) => Promise<Row[]>): Promise<PageRead<Row>> {
   const counting = context.search.counted ? searchTotal(context.executor, context.request.filters, scope) : undefined;
-  let none = false;
+  let countedSoFar: MatchedTotal | undefined;
   const [rows, total] = await Promise.all([
-    readRows(() => none),
-    counting?.then((counted) => {
-      none = counted.exact && counted.total === 0;
-      return counted;
-    }),
+    readRows(() => countedSoFar),
+    counting?.then((counted) => (countedSoFar = counted)),
   ]);
   return { rows, total };
 }
@@ -313,11 +313,11 @@ const executors: Executors = {
       const checked = { ...search, checked: documentMatches(documentSearch), counted: false };
       return withSearchTotal(context, scope, async () => (await newestFirstPage(executor, checked, publicPageRows)).rows);
     }
-    return withSearchTotal(context, scope, (countedNone) => documentPage(executor, documentSearch, plan.order, search, publicPageRows, countedNone));
+    return withSearchTotal(context, scope, (counted) => documentPage(executor, documentSearch, plan.order, search, publicPageRows, counted));
   },
   'relevance-tiers': async (_plan, context) => {
     const scope = await searchScope(context.executor, context.request.filters);
-    return withSearchTotal(context, scope, (countedNone) => relevantPage(context, scope, publicPageRows, countedNone));
+    return withSearchTotal(context, scope, (counted) => relevantPage(context, scope, publicPageRows, counted));
   },
 };
 
