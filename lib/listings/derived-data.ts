@@ -114,23 +114,15 @@ async function restoreTriggers(executor: Executor): Promise<void> {
  * Runs a bulk load of listings with everything derived from them set aside: every index of the
  * listings no constraint needs, and the triggers that keep the derived structures row by row.
  * Keeping them up one row at a time dominates a large load, while building each once afterwards,
- * set-wise, is fast. Indexes, triggers and structures are restored also when the load fails.
+ * set-wise, is fast (buildSetAside(), one build at a time, in `executor`'s transaction). Indexes,
+ * triggers and structures are restored also when the load fails.
  */
 export async function withDerivedDataDeferred<T>(executor: Executor, load: () => Promise<T>, progress: Progress = () => {}): Promise<T> {
   const indexes = await setAside(executor);
   try {
     return await load();
   } finally {
-    await timed(progress, `built the listings' ${indexes.length} indexes`, () =>
-      withBuildMemory(executor, async (tx) => {
-        for (const index of indexes) await tx.execute(sql.raw(index.definition));
-      }),
-    );
-    await restoreTriggers(executor);
-    // The planner knows nothing yet of the rows just loaded: it sorted a million listings' 80
-    // million search terms to group them (103 s), where with statistics it hashes them (52 s).
-    await timed(progress, 'analyzed the loaded listings for the planner', () => executor.execute(sql`analyze listings`));
-    for (const structure of DERIVED_STRUCTURES) await timed(progress, `built the ${structure.name}`, () => rebuildStructure(executor, structure));
+    await buildSetAside(executor, indexes, 1, progress);
   }
 }
 
@@ -200,12 +192,39 @@ export async function finishBulkLoads(db: Database, access: BulkLoadAccess, prog
 }
 
 /**
- * Finishes every bulk load that has not been: the triggers that keep the derived structures on,
- * the planner's statistics of the listings, then each index the loads set aside that is still
- * missing and each derived structure rebuilt whole, `connections` of them at once (each builds
- * on one core of the database: the two GIN indexes alone took 98 and 76 s, one after the other,
- * at a million listings). A build stopped half way leaves the load unfinished, to be finished
- * again; what was already built stays.
+ * Builds back what a bulk load set aside (setAside()), `runners` builds at once, each in a
+ * transaction of its own on `executor` (so on a connection of its own when `executor` is the
+ * pool; each builds on one core of the database: the two GIN indexes alone took 98 and 76 s, one
+ * after the other, at a million listings). First the triggers that keep the derived structures go
+ * back on, and the planner's statistics of the listings are taken: without them, rebuilding the
+ * structures sorted a million listings' 80 million search terms to group them (103 s), where with
+ * them it hashes them (52 s). Then the indexes and the structures are built, the longest first,
+ * so that no runner is left with one of them at the end: the GIN indexes, the derived
+ * structures, then the B-trees, which PostgreSQL builds in parallel anyway.
+ */
+async function buildSetAside(executor: Executor, indexes: SetAsideIndex[], runners: number, progress: Progress): Promise<void> {
+  await timed(progress, 'analyzed the loaded listings for the planner', () =>
+    executor.transaction(async (tx) => {
+      await restoreTriggers(tx);
+      await tx.execute(sql`analyze listings`);
+    }),
+  );
+  const buildIndex = (index: SetAsideIndex) => () => timed(progress, `built ${index.name}`, () => withBuildMemory(executor, (tx) => tx.execute(sql.raw(index.definition))));
+  const isGin = (index: SetAsideIndex) => /\busing gin\b/i.test(index.definition);
+  await inTurns(
+    [
+      ...indexes.filter(isGin).map(buildIndex),
+      ...DERIVED_STRUCTURES.map((structure) => () => timed(progress, `built the ${structure.name}`, () => rebuildStructure(executor, structure))),
+      ...indexes.filter((index) => !isGin(index)).map(buildIndex),
+    ],
+    runners,
+  );
+}
+
+/**
+ * Finishes every bulk load that has not been: each index the loads set aside that is still
+ * missing, and everything else buildSetAside() builds, `connections` builds at once. A build
+ * stopped half way leaves the load unfinished, to be finished again; what was already built stays.
  */
 async function finishLoads(db: Database, connections: number, progress: Progress): Promise<void> {
   const loads = await db.select().from(unfinishedBulkLoads);
@@ -213,24 +232,7 @@ async function finishLoads(db: Database, connections: number, progress: Progress
   const built = new Set((await secondaryIndexes(db, ['listings'])).map((index) => index.name));
   const missing = [...new Map(loads.flatMap((load) => load.indexes).map((index) => [index.name, index])).values()].filter((index) => !built.has(index.name));
   const startedAt = performance.now();
-  await timed(progress, 'analyzed the loaded listings for the planner', () =>
-    db.transaction(async (tx) => {
-      await restoreTriggers(tx);
-      await tx.execute(sql`analyze listings`);
-    }),
-  );
-  const buildIndex = (index: SetAsideIndex) => () => timed(progress, `built ${index.name}`, () => withBuildMemory(db, (tx) => tx.execute(sql.raw(index.definition))));
-  const isGin = (index: SetAsideIndex) => /\busing gin\b/i.test(index.definition);
-  // The longest first, so that no runner is left with one of them at the end: the GIN indexes,
-  // then the derived structures, then the B-trees, which PostgreSQL builds in parallel anyway.
-  await inTurns(
-    [
-      ...missing.filter(isGin).map(buildIndex),
-      ...DERIVED_STRUCTURES.map((structure) => () => timed(progress, `built the ${structure.name}`, () => rebuildStructure(db, structure))),
-      ...missing.filter((index) => !isGin(index)).map(buildIndex),
-    ],
-    connections,
-  );
+  await buildSetAside(db, missing, connections, progress);
   await db.delete(unfinishedBulkLoads).where(inArray(unfinishedBulkLoads.id, loads.map((load) => load.id)));
   progress(`finished the load: ${missing.length} indexes and the derived data built (${((performance.now() - startedAt) / 1000).toFixed(1)} s)`);
 }
