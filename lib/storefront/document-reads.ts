@@ -358,8 +358,8 @@ export interface OrderKeys {
 /**
  * The order's keys of a page of the matches in `order` (see inWindows()), read with the matches
  * themselves: the keys are what the sort reads anyway, so finding the page's ids first and then
- * its rows would only read each row twice (the 400 newest matches of `charger`, 25 ms, a quarter
- * of it reading them again).
+ * its rows would only read each row twice (the 400 newest matches of `charger` at a million
+ * listings: 20 ms so, 16 ms at once).
  */
 export function documentKeys(executor: Executor, search: DocumentSearch, order: DocumentOrder, page: { offset: number; limit: number }): Promise<OrderKeys[]> {
   const read: WindowRead<OrderKeys> = (window) =>
